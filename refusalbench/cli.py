@@ -29,6 +29,12 @@ register_configs()
 
 def validate(cfg: DictConfig) -> RefusalBenchConfig:
     """Turn the composed DictConfig into typed dataclasses, running every `__post_init__` check."""
+    missing = sorted(OmegaConf.missing_keys(cfg))
+    if missing:
+        raise UserError(
+            f"Missing required configuration value(s): {', '.join(missing)}. "
+            f"Set them on the command line, e.g. {missing[0]}=VALUE."
+        )
     try:
         obj = OmegaConf.to_object(cfg)
     except OmegaConfBaseException as exc:

@@ -71,8 +71,15 @@ class ModelConfig:
     serve_args: List[str] = field(default_factory=list)
     startup_timeout: float = 600.0
     extra_params: Dict[str, Any] = field(default_factory=dict)  # extra LiteLLM completion kwargs
+    # fields a config option needs set (YAML `???` cannot override a schema default, so options list them here)
+    required: List[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        for key in self.required:
+            _require(
+                getattr(self, key, None) not in (None, ""),
+                f"model {self.name!r} needs `{key}` to be set (for the evaluated model: model.{key}=VALUE).",
+            )
         _require(self.backend in BACKENDS, f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         _require(self.max_concurrency >= 1, "max_concurrency must be >= 1")
         _require(self.timeout > 0, "timeout must be > 0")
@@ -100,6 +107,13 @@ class DatasetConfig:
     domains: List[str] = field(default_factory=list)
     per_domain: int = 20
     require_answer_in_passage: bool = True
+
+    def __post_init__(self) -> None:
+        _require(
+            self.kind not in ("nq", "nq_base") or bool(self.path),
+            f"dataset kind {self.kind!r} needs dataset.path=FILE (a local JSONL/parquet file of NQ questions).",
+        )
+        _require(self.n_base is None or self.n_base > 0, "dataset.n_base must be > 0 or null")
 
 
 @dataclass

@@ -1,0 +1,33 @@
+# The README's commands. `make demo` installs and runs the offline default; `make test` installs and tests.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install demo test test-slow bench mlflow-ui clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install
+	$(BIN)/refusalbench
+
+test: install
+	$(BIN)/python -m pytest -q
+
+test-slow: install
+	$(BIN)/python -m pytest -q -m slow
+
+bench: install
+	$(BIN)/python -m pytest -q -s -m benchmark tests/benchmarks
+
+mlflow-ui: install
+	$(BIN)/mlflow ui --backend-store-uri sqlite:///mlflow.db
+
+clean:
+	rm -rf outputs multirun/*/ .cache
