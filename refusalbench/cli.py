@@ -13,6 +13,7 @@ from pathlib import Path
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
+from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
@@ -21,6 +22,7 @@ from refusalbench.context import RunContext
 from refusalbench.errors import UserError
 from refusalbench.paths import CONF_DIR
 from refusalbench.stages import STAGE_ORDER, StageNotBuilt, load_stage
+from refusalbench.tracking.callback import DONE_MARKER
 
 log = logging.getLogger("refusalbench")
 
@@ -87,24 +89,64 @@ def _exists(name: str) -> bool:
         return False
 
 
-def print_summary(ctx: RunContext) -> None:
+def print_summary(ctx: RunContext, tracker=None) -> None:
     lines = [f"RefusalBench run finished. Run directory: {ctx.run_dir}"]
     for label, path in ctx.outputs.items():
         lines.append(f"  {label}: {path}")
+    if tracker is not None:
+        lines.append(f"  MLflow run: {tracker.run_id} (experiment {ctx.cfg.tracking.experiment!r}, store {tracker.uri})")
+        lines.append(f"  Open the MLflow UI: {tracker.ui_hint()}")
     print("\n".join(lines))
+
+
+def _dry_run_complete() -> type[BaseException]:
+    try:
+        from refusalbench.generation.estimate import DryRunComplete
+    except ImportError:  # the generation package is optional for evaluation-only installs
+        return type("NoDryRun", (Exception,), {})
+    return DryRunComplete
 
 
 @hydra.main(config_path=str(CONF_DIR), config_name="config", version_base="1.3")
 def _hydra_main(cfg: DictConfig) -> None:
+    hydra_cfg = HydraConfig.get()
+    run_dir = Path(hydra_cfg.runtime.output_dir)
+    multirun = hydra_cfg.mode == RunMode.MULTIRUN
+    if multirun and (run_dir / DONE_MARKER).exists():
+        log.info("skipping completed job %s (delete its %s marker to run it again)", run_dir, DONE_MARKER)
+        return
+    tracker = None
+    status = "FAILED"
     try:
         typed = validate(cfg)
-        run_dir = Path(HydraConfig.get().runtime.output_dir)
-        ctx = run_pipeline(typed, run_dir)
+        from refusalbench import tracking
+
+        resolved = OmegaConf.to_container(cfg, resolve=True)
+        sweep_dir = Path(hydra_cfg.sweep.dir) if multirun else None
+        tracker = tracking.start_job(typed, resolved, run_dir, run_name=_run_name(hydra_cfg, typed), sweep_dir=sweep_dir)
+        try:
+            ctx = run_pipeline(typed, run_dir)
+        except _dry_run_complete() as done:
+            status = "FINISHED"
+            print(f"refusalbench: dry run: {done}")
+            return
+        status = "FINISHED"
     except UserError as exc:
         log.error("%s", exc)
         print(f"refusalbench: error: {exc}", file=sys.stderr)
         sys.exit(2)
-    print_summary(ctx)
+    finally:
+        if tracker is not None:
+            from refusalbench import tracking
+
+            tracking.finish_job(tracker, run_dir, status)
+    (run_dir / DONE_MARKER).write_text("completed\n")  # last: a re-run of the sweep skips this job
+    print_summary(ctx, tracker)
+
+
+def _run_name(hydra_cfg, cfg: RefusalBenchConfig) -> str:
+    overrides = ",".join(o for o in hydra_cfg.overrides.task if not o.startswith("hydra."))
+    return overrides or f"{cfg.model.id}"
 
 
 def main() -> None:

@@ -220,7 +220,20 @@ class RefusalBenchConfig:
     report: ReportConfig = field(default_factory=ReportConfig)
     run: RunConfig = field(default_factory=RunConfig)
     levers_extra: List[str] = field(default_factory=list)  # extra lever-catalogue YAML files
+    name: str = "default"  # names the sweep directory multirun/<name>/ (a re-run resumes it)
     seed: int = 42
+
+
+def safe_dirname(text: str, limit: int = 120) -> str:
+    """A single path component for a job directory: no separators, bounded length, still unique."""
+    import hashlib
+    import re
+
+    text = str(text) or "default"
+    clean = re.sub(r"[^A-Za-z0-9=,._+-]+", "_", text)
+    if len(clean) > limit:
+        clean = clean[: limit - 9] + "-" + hashlib.sha256(text.encode()).hexdigest()[:8]
+    return clean
 
 
 def register_configs() -> None:
@@ -228,6 +241,9 @@ def register_configs() -> None:
     if not OmegaConf.has_resolver("rb_data"):
         # ${rb_data:FILE} -> absolute path of a data file bundled with the package
         OmegaConf.register_new_resolver("rb_data", lambda name: str(PACKAGE_DATA_DIR / name))
+    if not OmegaConf.has_resolver("rb_dirname"):
+        # ${rb_dirname:${hydra.job.override_dirname}} -> one safe directory name for a sweep job
+        OmegaConf.register_new_resolver("rb_dirname", safe_dirname)
     cs = ConfigStore.instance()
     cs.store(name="refusalbench_schema", node=RefusalBenchConfig)
     cs.store(group="model", name="model_schema", node=ModelConfig)

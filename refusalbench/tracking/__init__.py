@@ -1,0 +1,85 @@
+"""MLflow tracking of runs and sweeps: one run per job, a parent run per multirun."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any, Optional
+
+from refusalbench.config import RefusalBenchConfig
+from refusalbench.tracking import provenance
+from refusalbench.tracking.mlflow_run import (
+    Tracker,
+    env_summary,
+    flatten,
+    metric_items,
+    read_parent_run_id,
+)
+
+log = logging.getLogger(__name__)
+
+__all__ = ["start_job", "finish_job", "Tracker", "flatten", "metric_items"]
+
+
+def job_tags(cfg: RefusalBenchConfig, run_dir: Path) -> dict[str, str]:
+    data_path = cfg.evaluate.benchmark or cfg.score.predictions or cfg.dataset.path
+    budget = cfg.reasoning.budget_tokens
+    return {
+        **env_summary(),
+        "lever_catalogue_hash": provenance.catalogue_hash(cfg.levers_extra),
+        **provenance.prompt_hashes(),
+        "dataset_kind": cfg.dataset.kind,
+        "dataset_fingerprint": provenance.file_fingerprint(data_path, cfg.dataset.kind, cfg.dataset.n_base, cfg.dataset.seed),
+        "model": cfg.model.id,
+        "model_name": cfg.model.name,
+        "reasoning_budget": "default" if budget is None else str(budget),
+        "reasoning_effort": cfg.reasoning.effort or "default",
+        "pipeline": ",".join(cfg.pipeline.stages),
+        "run_dir": str(run_dir),
+    }
+
+
+def start_job(cfg: RefusalBenchConfig, resolved: dict[str, Any], run_dir: Path, run_name: str, sweep_dir: Optional[Path]) -> Optional[Tracker]:
+    """Open this job's MLflow run (a child of the sweep's parent run when there is one)."""
+    if not cfg.tracking.enabled:
+        return None
+    tracker = Tracker(
+        uri=cfg.tracking.uri,
+        experiment=cfg.tracking.experiment,
+        run_name=cfg.tracking.run_name or run_name,
+        tags=job_tags(cfg, run_dir),
+        parent_run_id=read_parent_run_id(sweep_dir),
+    )
+    tracker.log_params(flatten(resolved))
+    tracker.log_dict(resolved, "config_resolved.json")
+    return tracker
+
+
+def _metrics_per_model(run_dir: Path) -> dict[str, dict]:
+    path = run_dir / "metrics.json"
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    if "answer_accuracy" in data or "refusal_accuracy" in data:
+        return {"": data}
+    return {k: v for k, v in data.items() if isinstance(v, dict) and ("answer_accuracy" in v or "refusal_accuracy" in v)}
+
+
+def finish_job(tracker: Optional[Tracker], run_dir: Path, status: str) -> None:
+    """Log metrics and every output of the run directory, then close the run."""
+    if tracker is None:
+        return
+    try:
+        metrics: dict[str, float] = {}
+        per_model = _metrics_per_model(run_dir)
+        for model, data in per_model.items():
+            prefix = f"{model}/" if model and len(per_model) > 1 else ""
+            metrics.update({prefix + k: v for k, v in metric_items(data).items()})
+        tracker.log_metrics(metrics)
+        tracker.log_artifacts(sorted(p for p in run_dir.iterdir() if not p.name.startswith(".")))
+        hydra_dir = run_dir / ".hydra"
+        if hydra_dir.is_dir():
+            tracker.log_artifacts(sorted(hydra_dir.iterdir()), artifact_path="hydra")
+    finally:
+        tracker.finish(status)

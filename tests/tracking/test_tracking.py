@@ -1,0 +1,70 @@
+"""MLflow tracking: parameters within MLflow's limits, metrics with intervals, artifacts, no secrets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from refusalbench.tracking import flatten, metric_items
+from refusalbench.tracking.mlflow_run import Tracker, limits
+from refusalbench.tracking.secrets import REDACTED, scrub, scrub_text, secret_values
+
+FAKE_KEY = "sk-test-FAKEKEY-0123456789abcdef0123"
+
+
+def test_flatten_makes_dotted_keys():
+    flat = flatten({"model": {"name": "m", "reasoning": {"budget_tokens": None}}, "stages": ["a", "b"], "panel": [{"x": 1}]})
+    assert flat == {"model.name": "m", "model.reasoning.budget_tokens": "None", "stages": '["a", "b"]', "panel.0.x": "1"}
+
+
+def test_metric_items_include_bounds_and_prefixed_breakdowns():
+    metrics = {
+        "refusal_accuracy": {"value": 0.5, "ci_low": 0.4, "ci_high": 0.6, "n": 10},
+        "answer_accuracy": {"value": None, "reason": "no quality scores"},
+        "breakdowns": {"class": {"P-Ambiguity": {"refusal_accuracy": {"value": 0.25}}}, "intensity": {"HIGH": {"refusal_rate": 0.9}}},
+    }
+    items = metric_items(metrics)
+    assert items["refusal_accuracy"] == 0.5 and items["refusal_accuracy_ci_low"] == 0.4 and items["refusal_accuracy_n"] == 10
+    assert "answer_accuracy" not in items
+    assert items["class/P-Ambiguity/refusal_accuracy"] == 0.25
+    assert items["intensity/HIGH/refusal_rate"] == 0.9
+
+
+def test_secret_values_come_from_key_like_variables():
+    env = {"OPENAI_API_KEY": FAKE_KEY, "HOME": "/root", "MY_TOKEN": "tok-123456", "SHORT_KEY": "1"}
+    assert secret_values(env) == [FAKE_KEY, "tok-123456"]
+    assert scrub_text(f"key={FAKE_KEY} ok", [FAKE_KEY]) == f"key={REDACTED} ok"
+    assert scrub({"a": [f"x{FAKE_KEY}"]}, [FAKE_KEY]) == {"a": [f"x{REDACTED}"]}
+    assert REDACTED in scrub_text("sk-abcdefghijklmnopqrstuvwxyz", [])
+
+
+def test_tracker_logs_within_limits_and_never_stores_a_secret(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFUSALBENCH_TEST_API_KEY", FAKE_KEY)
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    batch, val_len, _, _ = limits()
+    tracker = Tracker(uri, "exp", "job", tags={"leak": f"value {FAKE_KEY}"})
+    params = {f"p{i}": "v" for i in range(batch * 2 + 5)}
+    params["long"] = "x" * (val_len + 50)
+    params["secret"] = FAKE_KEY
+    tracker.log_params(params)
+    tracker.log_metrics({"m": 0.5, "nan": float("nan")})
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "config.yaml").write_text(f"api_key: {FAKE_KEY}\n")
+    (run_dir / "blob.bin").write_bytes(b"\x00" + FAKE_KEY.encode())
+    (run_dir / "metrics.json").write_text(json.dumps({"x": 1}))
+    tracker.log_artifacts([run_dir / "config.yaml", run_dir / "blob.bin", run_dir / "metrics.json"])
+    tracker.finish()
+
+    run = tracker.client.get_run(tracker.run_id)
+    assert len(run.data.params) == len(params)
+    assert len(run.data.params["long"]) == val_len
+    assert run.data.params["secret"] == REDACTED
+    assert run.data.metrics == {"m": 0.5}
+    artifacts = {a.path for a in tracker.client.list_artifacts(tracker.run_id)}
+    assert artifacts == {"config.yaml", "metrics.json"}  # the binary holding the key was not logged
+    for path in tmp_path.rglob("*"):
+        if path.is_file() and path.parent != run_dir:
+            assert FAKE_KEY.encode() not in path.read_bytes(), path
