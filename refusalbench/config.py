@@ -86,7 +86,7 @@ class ModelConfig:
         _require(self.max_retries >= 0, "max_retries must be >= 0")
         _require(self.rpm is None or self.rpm > 0, "rpm must be > 0 or null")
         _require(self.max_tokens is None or self.max_tokens > 0, "max_tokens must be > 0 or null")
-        if not self.id:
+        if not self.id and self.name != MISSING:
             self.id = self.name.rsplit("/", 1)[-1]
 
 

@@ -1,0 +1,139 @@
+"""Reading raw records through the `datasets` library: local JSONL/JSON/parquet, or a hub id.
+
+Local files always work offline. When `datasets` cannot give the records back exactly — a JSON
+column whose type varies between rows (it would store such a column as JSON text and turn the
+string "1984" into the number 1984), or a malformed line — the JSON file is read again with the
+standard library, line by line, and an unparsable line becomes one counted bad record.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import datasets
+
+from refusalbench.config import DatasetConfig
+from refusalbench.data.records import DataError, SkipLog
+
+log = logging.getLogger(__name__)
+
+FORMATS = {".jsonl": "json", ".ndjson": "json", ".json": "json", ".parquet": "parquet"}
+
+#: (where, record) pairs; ``where`` is "record N" (1-based) for messages.
+Records = list[tuple[str, dict]]
+
+
+def load_records(cfg: DatasetConfig) -> tuple[Records, SkipLog]:
+    """All records of ``dataset.path`` (or ``dataset.hub_id`` when no path is set)."""
+    if cfg.path:
+        path = Path(cfg.path).expanduser()
+        skips = SkipLog(str(path), strict=cfg.strict)
+        rows = _read_local(path, skips)
+    elif cfg.hub_id:
+        skips = SkipLog(f"{cfg.hub_id} (split {cfg.split})", strict=cfg.strict)
+        rows = _read_hub(cfg.hub_id, cfg.split)
+    else:
+        raise DataError(f"No data source for dataset kind {cfg.kind!r}: set dataset.path=FILE (a JSONL, JSON or parquet file, or a folder of them).")
+    records: Records = []
+    for i, row in enumerate(rows, start=1):
+        if isinstance(row, dict):
+            records.append((f"record {i}", row))
+        else:
+            skips.skip(f"record {i}", str(row))
+    log.info("Read %d record(s) from %s", len(rows), skips.source)
+    return records, skips
+
+
+def _files(path: Path) -> tuple[list[Path], str]:
+    if not path.exists():
+        raise DataError(f"Dataset file {path} does not exist (resolved to {path.resolve()}); check dataset.path.")
+    files = sorted(p for p in path.iterdir() if p.suffix.lower() in FORMATS) if path.is_dir() else [path]
+    if not files:
+        raise DataError(f"Dataset folder {path} holds no .jsonl, .json or .parquet file.")
+    formats = {FORMATS.get(p.suffix.lower()) for p in files}
+    if None in formats:
+        raise DataError(f"Unsupported dataset file {path}: use a .jsonl, .json or .parquet file.")
+    if len(formats) > 1:
+        raise DataError(f"Dataset folder {path} mixes JSON and parquet files; keep one format per folder.")
+    return files, formats.pop()
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    enabled = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()
+    try:
+        yield
+    finally:
+        if enabled:
+            datasets.enable_progress_bars()
+
+
+def _has_json_feature(feature: Any) -> bool:
+    if type(feature).__name__ == "Json":
+        return True
+    if isinstance(feature, dict):
+        return any(_has_json_feature(f) for f in feature.values())
+    inner = getattr(feature, "feature", None)
+    return inner is not None and _has_json_feature(inner)
+
+
+def _read_local(path: Path, skips: SkipLog) -> list[Any]:
+    files, fmt = _files(path)
+    try:
+        with _quiet():
+            ds = datasets.load_dataset(fmt, data_files=[str(p) for p in files], split="train")
+    except Exception as exc:  # datasets wraps arrow/parse errors in several exception types
+        if fmt != "json":
+            raise DataError(f"Cannot read parquet dataset {path}: {type(exc).__name__}: {exc}") from exc
+        log.info("datasets could not read %s as one table (%s); reading it line by line", path, type(exc).__name__)
+        return [row for p in files for row in _read_json_stdlib(p)]
+    if fmt == "json" and _has_json_feature(ds.features):
+        log.debug("%s has columns of varying type; reading it with the json module to keep values exact", path)
+        return [row for p in files for row in _read_json_stdlib(p)]
+    return ds.to_list()
+
+
+def _read_json_stdlib(path: Path) -> list[Any]:
+    """Rows of a JSON Lines file (or a JSON array); a bad line becomes its error message."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"Cannot read dataset file {path}: {exc}") from exc
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError:
+            data = None  # maybe JSON Lines with a .json suffix
+        if isinstance(data, list):
+            return [row if isinstance(row, dict) else "not a JSON object" for row in data]
+        if isinstance(data, dict):
+            return [data]
+    rows: list[Any] = []
+    for line in raw.splitlines():
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            rows.append(f"not valid JSON ({exc.msg} at column {exc.colno})")
+            continue
+        rows.append(row if isinstance(row, dict) else "not a JSON object")
+    return rows
+
+
+def _read_hub(hub_id: str, split: str) -> list[dict]:
+    try:
+        ds = datasets.load_dataset(hub_id, split=split)
+    except Exception as exc:  # no network, unknown id, gated dataset, unknown split ...
+        first = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else ""
+        raise DataError(
+            f"Could not load {hub_id!r} (split {split!r}) from the Hugging Face Hub ({type(exc).__name__}: {first}). "
+            "Without network access, download the dataset where you have it and pass "
+            "dataset.path=FILE (a JSONL, JSON or parquet file, or a folder of them)."
+        ) from exc
+    return ds.to_list()
