@@ -15,6 +15,7 @@ from typing import Iterable, Optional
 _PUNCT = set(string.punctuation) | {"‘", "’", "“", "”", "–", "—", "…"}
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _CITATION = re.compile(r"\[\d+(?:\s*[,\-–]\s*\d+)*\]")  # inline passage markers like [1], [2, 3]
+_ANSWER_LABEL = re.compile(r"^\s*[*_`]*answer[*_`]*\s*:[*_`]*\s*", re.IGNORECASE)  # an echoed "ANSWER:" cue
 
 
 def normalize_answer(text: str) -> str:
@@ -44,9 +45,9 @@ def f1_score(prediction: str, reference: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-def strip_citations(text: str) -> str:
-    """Remove inline passage markers (``[1]``, ``[2, 3]``) that multi-passage answers carry."""
-    return _CITATION.sub(" ", text)
+def clean_prediction(text: str) -> str:
+    """Remove an echoed ``ANSWER:`` cue and inline passage markers (``[1]``, ``[2, 3]``)."""
+    return _CITATION.sub(" ", _ANSWER_LABEL.sub("", text, count=1))
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def best_match(prediction: str, references: Iterable[str]) -> Optional[MatchResu
     refs = [r for r in (str(x).strip() for x in references if x is not None) if r]
     if not refs:
         return None
-    prediction = strip_citations(prediction)
+    prediction = clean_prediction(prediction)
     em = any(exact_match(prediction, r) for r in refs)
     scored = [(f1_score(prediction, r), r) for r in refs]
     f1, ref = max(scored, key=lambda t: t[0])
