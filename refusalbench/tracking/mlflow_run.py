@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import shutil
 import tempfile
 import time
@@ -58,30 +59,45 @@ def flatten(obj: Any, prefix: str = "") -> dict[str, str]:
     return out
 
 
+#: breakdown table name -> metric-key prefix
+BREAKDOWN_PREFIX = {"perturbation_class": "class", "class_intensity": "class_intensity", "generator_model": "generator",
+                    "generator": "generator", "lever_selected": "lever", "lever": "lever", "domain": "domain"}
+
+
+def metric_key(key: str) -> str:
+    """A key MLflow accepts (alphanumerics, _ - . / and spaces); other characters become _."""
+    return re.sub(r"[^A-Za-z0-9_\-./ ]", "_", key)[:250]
+
+
 def metric_items(metrics: dict) -> dict[str, float]:
     """Headline metrics with interval bounds, and breakdowns under prefixed keys (class/…, intensity/…)."""
     out: dict[str, float] = {}
 
     def put(key: str, value: Any) -> None:
+        if isinstance(value, dict):
+            value = value.get("value")
         if isinstance(value, bool) or value is None:
             return
         if isinstance(value, (int, float)):
-            out[key.replace(" ", "_")] = float(value)
+            out[metric_key(key)] = float(value)
 
     for name, entry in metrics.items():
         if isinstance(entry, dict) and "value" in entry:
             put(name, entry.get("value"))
             for bound in ("ci_low", "ci_high", "wilson_low", "wilson_high", "n"):
                 put(f"{name}_{bound}", entry.get(bound))
+    for level, entry in (metrics.get("refusal_rate_by_intensity") or {}).items():
+        put(f"intensity/{level}/refusal_rate", entry)
     for group, table in (metrics.get("breakdowns") or {}).items():
         if not isinstance(table, dict):
             continue
+        prefix = BREAKDOWN_PREFIX.get(group, group)
         for level, values in table.items():
             if isinstance(values, dict):
                 for metric, value in values.items():
-                    put(f"{group}/{level}/{metric}", value.get("value") if isinstance(value, dict) else value)
+                    put(f"{prefix}/{level}/{metric}", value)
     for label, value in (metrics.get("response_distribution") or {}).items():
-        put(f"response/{label}", value.get("fraction") if isinstance(value, dict) else value)
+        put(f"response/{label}", value.get("share") if isinstance(value, dict) else value)
     return out
 
 

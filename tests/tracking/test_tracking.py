@@ -23,13 +23,18 @@ def test_metric_items_include_bounds_and_prefixed_breakdowns():
     metrics = {
         "refusal_accuracy": {"value": 0.5, "ci_low": 0.4, "ci_high": 0.6, "n": 10},
         "answer_accuracy": {"value": None, "reason": "no quality scores"},
-        "breakdowns": {"class": {"P-Ambiguity": {"refusal_accuracy": {"value": 0.25}}}, "intensity": {"HIGH": {"refusal_rate": 0.9}}},
+        "breakdowns": {"perturbation_class": {"P-Ambiguity": {"refusal_accuracy": {"value": 0.25}}},
+                       "intensity": {"HIGH": {"refusal_rate": 0.9}},
+                       "lever_selected": {"Anaphoric 'One' Collision": {"n": 3}}},
+        "response_distribution": {"truncated": {"count": 1, "share": 0.125}},
     }
     items = metric_items(metrics)
     assert items["refusal_accuracy"] == 0.5 and items["refusal_accuracy_ci_low"] == 0.4 and items["refusal_accuracy_n"] == 10
     assert "answer_accuracy" not in items
     assert items["class/P-Ambiguity/refusal_accuracy"] == 0.25
     assert items["intensity/HIGH/refusal_rate"] == 0.9
+    assert items["lever/Anaphoric _One_ Collision/n"] == 3
+    assert items["response/truncated"] == 0.125
 
 
 def test_secret_values_come_from_key_like_variables():

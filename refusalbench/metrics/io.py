@@ -1,0 +1,52 @@
+"""Reading and writing metrics JSON (NaN/inf and numpy scalars become plain JSON)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from refusalbench.errors import UserError
+
+
+def jsonable(obj):
+    """A copy of `obj` with numpy scalars as Python numbers and non-finite floats as None."""
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return jsonable(obj.tolist())
+    if isinstance(obj, (np.integer,)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return float(obj) if math.isfinite(obj) else None
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    return obj
+
+
+def save_metrics(metrics: dict, path: str | Path) -> Path:
+    """Write `metrics` as indented JSON at `path` (atomically; parents created)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(jsonable(metrics), indent=1, allow_nan=False, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load_metrics(path: str | Path) -> dict:
+    """Read a metrics JSON file; a UserError if it is missing or not a JSON object."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise UserError(f"Metrics file {path} does not exist; run the score stage first.") from exc
+    except (OSError, ValueError) as exc:
+        raise UserError(f"Cannot read metrics file {path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise UserError(f"Metrics file {path} does not hold a JSON object.")
+    return data

@@ -1,0 +1,115 @@
+"""Reading another tool's predictions (CSV, JSONL or parquet) into the labels schema.
+
+Column names of the original RefusalBench evaluators are accepted (first match wins):
+
+==========================  ====================================================================
+labels column               accepted source columns
+==========================  ====================================================================
+expected_rag_behavior       ground_truth_label, expected_rag_behavior, expected_behavior  (required)
+predicted_label             model_predicted_type, predicted_label, refusal_classification (required)
+answer_quality_score        answer_quality_score (1–5; correct ⇔ score ≥ threshold, default 4)
+answer_correct              answer_correct
+model                       model_id, model
+source_id                   source_qid, source_id, original_sample_id
+id                          unique_id, id, sample_id
+perturbation_class, intensity, generator_model, lever_selected: same names
+domain                      domain, question_category
+eligibility / factuality_all / factuality_relevant
+                            eligibility(_score), unadjusted_factuality_score / factuality_all,
+                            raf_score / factuality_relevant
+confidence                  confidence (0–1, or 0–100 read as percent), confidence_level (5 levels)
+==========================  ====================================================================
+
+Labels are normalised (case, markup, short code names; ``ERROR`` → unscored) by `labels`.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from refusalbench.errors import UserError
+from refusalbench.metrics.calibration import LEVEL_MIDPOINTS
+from refusalbench.tables import read_table
+
+log = logging.getLogger(__name__)
+
+ALIASES: dict[str, tuple[str, ...]] = {
+    "expected_rag_behavior": ("ground_truth_label", "expected_rag_behavior", "expected_behavior"),
+    "predicted_label": ("model_predicted_type", "predicted_label", "refusal_classification"),
+    "answer_quality_score": ("answer_quality_score",),
+    "answer_correct": ("answer_correct",),
+    "model": ("model_id", "model"),
+    "source_id": ("source_qid", "source_id", "original_sample_id"),
+    "id": ("unique_id", "id", "sample_id"),
+    "perturbation_class": ("perturbation_class",),
+    "intensity": ("intensity",),
+    "generator_model": ("generator_model",),
+    "lever_selected": ("lever_selected",),
+    "domain": ("domain", "question_category"),
+    "eligibility": ("eligibility", "eligibility_score"),
+    "factuality_all": ("factuality_all", "unadjusted_factuality_score"),
+    "factuality_relevant": ("factuality_relevant", "raf_score"),
+    "reasoning_budget": ("reasoning_budget",),
+}
+REQUIRED = ("expected_rag_behavior", "predicted_label")
+
+
+def _confidence(df: pd.DataFrame) -> pd.Series | None:
+    if "confidence" in df.columns:
+        conf = pd.to_numeric(df["confidence"], errors="coerce")
+        finite = conf.dropna()
+        if len(finite) and finite.max() > 1:
+            if finite.max() > 100 or finite.min() < 0:
+                raise UserError(f"Column 'confidence' must be a probability (0–1) or a percentage (0–100); found {finite.min():g} to {finite.max():g}.")
+            log.info("confidence values above 1: read as percentages")
+            conf = conf / 100.0
+        return conf
+    if "confidence_level" in df.columns:
+        levels = df["confidence_level"].astype(object).map(lambda v: str(v).strip().upper().replace(" ", "_") if isinstance(v, str) else None)
+        return levels.map(LEVEL_MIDPOINTS).astype(float)
+    return None
+
+
+def to_labels(df: pd.DataFrame, source: str = "predictions") -> pd.DataFrame:
+    """Map a predictions DataFrame with the original evaluator's columns to the labels schema."""
+    out = pd.DataFrame(index=df.index)
+    for target, candidates in ALIASES.items():
+        found = next((c for c in candidates if c in df.columns), None)
+        if found is None:
+            if target in REQUIRED:
+                raise UserError(
+                    f"The predictions file {source} has no {target!r} column: give one of "
+                    f"{', '.join(repr(c) for c in candidates)}. Columns present: {', '.join(map(str, df.columns))}."
+                )
+            continue
+        out[target] = df[found].to_numpy()
+    for flag in ("eligibility", "factuality_all", "factuality_relevant"):
+        if flag in out.columns:
+            numeric = pd.to_numeric(out[flag], errors="coerce")
+            if numeric.notna().sum() == out[flag].notna().sum():  # 0/1 scores → booleans
+                out[flag] = pd.array(np.where(numeric.isna(), None, numeric >= 0.5), dtype="boolean")
+    conf = _confidence(df)
+    if conf is not None:
+        out["confidence"] = conf.to_numpy()
+    if "id" not in out.columns:
+        out["id"] = [f"row-{i}" for i in range(len(out))]
+    return out.reset_index(drop=True)
+
+
+def read_predictions(path: str | Path) -> pd.DataFrame:
+    """Read a predictions file (CSV, JSONL, JSON or parquet) into the labels schema."""
+    path = Path(path)
+    if path.suffix.lower() == ".csv" and path.exists():
+        try:
+            df = pd.read_csv(path, keep_default_na=True, na_values=[""], dtype=object)
+        except (ValueError, OSError) as exc:
+            raise UserError(f"Cannot read predictions file {path}: {exc}") from exc
+    else:
+        df = read_table(path)
+    if len(df) == 0:
+        raise UserError(f"The predictions file {path} holds no rows.")
+    return to_labels(df, source=str(path))

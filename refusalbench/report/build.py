@@ -1,0 +1,146 @@
+"""`build_report`: metrics of one or many runs → ``report.md`` + CSV tables + PNG figures."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Optional
+
+import pandas as pd
+
+from refusalbench.metrics.prepare import RULE
+from refusalbench.report import plots, tables
+from refusalbench.report.collect import expand
+from refusalbench.report.paper import comparison_table, load_paper_numbers
+from refusalbench.taxonomy import INTENSITIES
+
+log = logging.getLogger(__name__)
+
+HEADLINE_COLUMNS = [
+    ("refusal_accuracy", "refusal acc."),
+    ("answer_accuracy", "answer acc."),
+    ("calibrated_refusal_score", "CRS"),
+    ("false_refusal_rate", "FRR"),
+    ("missed_refusal_rate", "MRR"),
+    ("detection_f1", "detection F1"),
+    ("category_accuracy", "category acc."),
+    ("hierarchical_refusal_score", "HRS"),
+]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:80] or "run"
+
+
+def _csv(df: pd.DataFrame, out: Path, name: str, written: list[Path]) -> Path:
+    path = out / name
+    df.to_csv(path, index=False)
+    written.append(path)
+    return path
+
+
+def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_numbers: bool = True, paper_file: Optional[Path] = None) -> Path:
+    """Write the report of `metrics_by_run` ({run label: metrics JSON object}) into `out_dir`.
+
+    Returns the path of ``report.md``. Figures and CSV files sit beside it.
+    """
+    out = Path(out_dir)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    runs = expand(metrics_by_run)
+    written: list[Path] = []
+    md: list[str] = ["# RefusalBench report", ""]
+    head = tables.headline(runs)
+    _csv(head, out, "headline.csv", written)
+    first_meta = next(iter(runs.values()), {}).get("meta", {})
+    benchmarks = sorted({str(m.get("meta", {}).get("benchmark")) for m in runs.values()})
+    md += [
+        f"{len(runs)} run(s) on {', '.join(benchmarks)}. Intervals: 95% percentile bootstrap over source questions "
+        f"({first_meta.get('n_resamples')} resamples, seed {first_meta.get('seed')}); Wilson intervals in the CSV files.",
+        "",
+        "## Headline metrics (best refusal accuracy first)",
+        "",
+    ]
+    if not head.empty:
+        view = pd.DataFrame({"run": head["run"], "n": head["n"]})
+        for key, label in HEADLINE_COLUMNS:
+            view[label] = tables.with_interval(head, key)
+        view["truncated"], view["unscored"] = head["truncated"], head["unscored"]
+        md += [tables.to_markdown(view), ""]
+        md += _figure(plots.ranking(head, out / "figures" / "refusal_accuracy_ranking.png"), out, "Refusal-accuracy ranking", written)
+        md += _figure(plots.dashboard(head, out / "figures" / "calibrated_refusal_dashboard.png"), out, "Calibrated-refusal dashboard", written)
+        md += _figure(plots.detection_vs_categorisation(head, out / "figures" / "detection_vs_categorisation.png"), out, "Detection vs categorisation", written)
+
+    paired = tables.paired_differences(runs, head)
+    if not paired.empty:
+        _csv(paired, out, "paired_differences.csv", written)
+        view = paired[paired["metric"].isin(["refusal_accuracy", "calibrated_refusal_score"])]
+        md += ["## Paired differences against the best run", "", "Difference = run − reference on the same items (paired bootstrap).", "", tables.to_markdown(view), ""]
+
+    intensity = tables.refusal_rate_by_intensity(runs)
+    if not intensity.empty:
+        _csv(intensity, out, "refusal_rate_by_intensity.csv", written)
+        wide = intensity.pivot(index="run", columns="intensity", values="refusal_rate")
+        wide = wide.reindex(columns=[i for i in INTENSITIES if i in wide.columns]).reset_index()
+        md += ["## Refusal rate by intensity (all items; LOW = false-refusal rate)", "", tables.to_markdown(wide), ""]
+        md += _figure(plots.intensity_curves(intensity, out / "figures" / "refusal_rate_by_intensity.png"), out, "Refusal rate by intensity", written)
+
+    heat = tables.class_intensity(runs)
+    if heat:
+        md += ["## Refusal rate per class × intensity", ""]
+        for run, frame in heat.items():
+            md += _figure(plots.heatmap(frame, out / "figures" / f"class_intensity_{_slug(run)}.png", f"Refusal rate: {run}"), out, run, written)
+    _csv(tables.breakdown_long(runs), out, "breakdowns.csv", written)
+
+    dist = tables.response_distribution(runs)
+    _csv(dist, out, "response_distribution.csv", written)
+    md += ["## Response distribution (share of items)", "", tables.to_markdown(dist), ""]
+
+    md += ["## Confusion matrices (expected × predicted, row-normalised)", ""]
+    for run, m in runs.items():
+        matrix = m.get("confusion_matrix")
+        if matrix:
+            counts = pd.DataFrame(matrix["counts"], index=matrix["rows"], columns=matrix["columns"])
+            counts.to_csv(out / f"confusion_{_slug(run)}.csv")
+            written.append(out / f"confusion_{_slug(run)}.csv")
+            md += _figure(plots.confusion(matrix, out / "figures" / f"confusion_{_slug(run)}.png", f"Confusion: {run}"), out, run, written)
+
+    calib = tables.calibration(runs)
+    if not calib.empty:
+        _csv(calib, out, "calibration.csv", written)
+        md += ["## Calibration of stated confidence", "", tables.to_markdown(calib), ""]
+        for run, m in runs.items():
+            c = m.get("calibration") or {}
+            if c.get("available"):
+                fig = plots.reliability(c["reliability_10bin"], out / "figures" / f"reliability_{_slug(run)}.png", f"Reliability: {run}")
+                md += _figure(fig, out, run, written)
+
+    mp = tables.multi_passage(runs)
+    if not mp.empty:
+        _csv(mp, out, "multi_passage.csv", written)
+        md += ["## Multi-passage (GaRAGe) answer quality", "", "`raf_flag`: the original code's relevance-aware factuality flag; `raf_eligible`: the GaRAGe paper's version (eligible and factual on relevant passages).", "", tables.to_markdown(mp), ""]
+
+    if not head.empty:
+        curve = plots.thinking_budget(head, out / "figures" / "thinking_budget.png")
+        if curve is not None:
+            md += ["## Thinking-budget curves", ""] + _figure(curve, out, "Thinking budget", written)
+
+    if paper_numbers:
+        comparison = comparison_table(runs, load_paper_numbers(paper_file))
+        _csv(comparison, out, "paper_comparison.csv", written)
+        md += ["## Beside the paper's reported numbers", ""]
+        if comparison.empty:
+            md += ["No run matches a model of the paper's reported numbers.", ""]
+        else:
+            md += [tables.to_markdown(comparison, ["run", "paper_model", "paper_metric", "ours", "ours_ci_low", "ours_ci_high", "paper", "paper_location", "note"]), ""]
+
+    md += ["## Scoring rule for truncated and unscored responses", "", RULE, ""]
+    report = out / "report.md"
+    report.write_text("\n".join(md), encoding="utf-8")
+    log.info("report: %s (%d files beside it)", report, len(written))
+    return report
+
+
+def _figure(path: Path, out: Path, caption: str, written: list[Path]) -> list[str]:
+    written.append(path)
+    return [f"![{caption}]({path.relative_to(out).as_posix()})", ""]

@@ -1,0 +1,31 @@
+"""Report stage: the run's metrics (or every job's under ``report.sweep_dir``) → ``report/``.
+
+Writes ``report/report.md`` with CSV tables and PNG figures beside it (see
+`refusalbench.report.build_report`, which the multirun callback reuses).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from refusalbench.context import RunContext
+from refusalbench.errors import UserError
+from refusalbench.metrics.io import load_metrics
+from refusalbench.report import build_report, collect_sweep
+from refusalbench.report.collect import run_label
+
+REPORT_DIR = "report"
+
+
+def run(ctx: RunContext) -> None:
+    cfg = ctx.cfg.report
+    if cfg.sweep_dir:
+        runs = collect_sweep(cfg.sweep_dir)
+    else:
+        path = Path(ctx.outputs.get("metrics") or ctx.run_dir / "metrics.json")
+        if not path.exists():
+            raise UserError(f"There are no metrics to report ({path} is missing): run the score stage first, or set report.sweep_dir=DIR.")
+        metrics = load_metrics(path)
+        runs = {run_label(metrics.get("meta", {}), path.stem): metrics}
+    report = build_report(runs, ctx.run_dir / REPORT_DIR, paper_numbers=cfg.paper_numbers)
+    ctx.outputs["report"] = str(report)

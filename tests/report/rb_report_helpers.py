@@ -1,0 +1,21 @@
+"""Metrics objects for the report tests, computed from small synthetic labels tables."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "stages"))
+
+from rb_score_helpers import labels_table  # noqa: E402
+
+from refusalbench.metrics.models import score_by_model  # noqa: E402
+
+
+def runs(models=("claude-sonnet-4", "gpt-4o"), budgets=None, confidence=False, benchmark="NQ", multi_passage=False) -> dict[str, dict]:
+    table = labels_table(models=models, budgets=budgets, confidence=confidence)
+    if multi_passage:
+        table["eligibility"] = table["answer_correct"]
+        table["factuality_all"] = table["answer_correct"]
+        table["factuality_relevant"] = table["answer_correct"]
+    return score_by_model(table, n_resamples=100, meta={"benchmark": benchmark})
