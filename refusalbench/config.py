@@ -61,6 +61,7 @@ class ModelConfig:
     max_concurrency: int = 8
     rpm: Optional[int] = None
     max_retries: int = 6
+    transport: str = "auto"  # auto | litellm | http: how OpenAI-compatible servers are reached (refusalbench.llm.routing)
     reasoning: ReasoningConfig = field(default_factory=ReasoningConfig)
     # embedded (llama.cpp) and local files
     path: Optional[str] = None  # a GGUF file for backend=embedded (local_gguf)
@@ -84,6 +85,7 @@ class ModelConfig:
         _require(self.max_concurrency >= 1, "max_concurrency must be >= 1")
         _require(self.timeout > 0, "timeout must be > 0")
         _require(self.max_retries >= 0, "max_retries must be >= 0")
+        _require(self.transport in ("auto", "litellm", "http"), f"transport must be auto, litellm or http, got {self.transport!r}")
         _require(self.rpm is None or self.rpm > 0, "rpm must be > 0 or null")
         _require(self.max_tokens is None or self.max_tokens > 0, "max_tokens must be > 0 or null")
         if not self.id and self.name != MISSING:

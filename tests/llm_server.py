@@ -10,7 +10,8 @@ A reply spec is either the assistant text (str) or a dict with any of:
 
 - ``content`` (str), ``reasoning`` (str: wrapped as ``<think>…</think>`` before the content),
   ``finish_reason`` (default "stop"), ``usage`` ({prompt_tokens, completion_tokens});
-- ``status`` (int HTTP error status) with optional ``message`` and ``retry_after`` (seconds header);
+- ``status`` (int HTTP error status) with optional ``message``, ``retry_after`` (seconds header) and
+  ``echo_auth`` (repeat the Authorization header in the message, as a careless server might);
 - ``fault``: ``"malformed"`` (200 with a non-JSON body), ``"hang"`` (sleep ``seconds``, default 30,
   before answering), ``"drop"`` (close the connection without a reply);
 - ``latency`` (seconds; overrides the server-wide latency for this request).
@@ -51,6 +52,7 @@ class LLMTestServer:
         self._lock = threading.Lock()
         self.requests: list[dict] = []
         self.headers: list[dict] = []
+        self.request_times: list[float] = []  # time.monotonic() at arrival
         self.in_flight = 0
         self.max_in_flight = 0
         self.port: Optional[int] = None
@@ -77,6 +79,7 @@ class LLMTestServer:
         with self._lock:
             self.requests.clear()
             self.headers.clear()
+            self.request_times.clear()
             self._script.clear()
             self.max_in_flight = 0
         self._responder = default_responder
@@ -143,9 +146,12 @@ class LLMTestServer:
             body = json.loads(raw)
         except ValueError:
             return web.json_response({"error": {"message": "invalid JSON"}}, status=400)
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            return web.json_response({"error": {"message": "messages missing"}}, status=400)
         with self._lock:
             self.requests.append(body)
             self.headers.append(dict(request.headers))
+            self.request_times.append(time.monotonic())
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
             spec = self._script.popleft() if self._script else None
@@ -179,8 +185,10 @@ class LLMTestServer:
             headers = {}
             if "retry_after" in spec:
                 headers["Retry-After"] = str(spec["retry_after"])
-            err = {"error": {"message": spec.get("message", f"scripted error {status}"), "type": "test_error",
-                             "code": spec.get("code")}}
+            message = spec.get("message", f"scripted error {status}")
+            if spec.get("echo_auth"):  # a careless server that repeats the credential back
+                message += f" (received {request.headers.get('Authorization', '')})"
+            err = {"error": {"message": message, "type": "test_error", "code": spec.get("code")}}
             return web.json_response(err, status=status, headers=headers)
         content = spec.get("content", "")
         if spec.get("reasoning") is not None:

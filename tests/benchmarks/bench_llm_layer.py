@@ -1,0 +1,110 @@
+"""Benchmark: the model-call layer against the OpenAI-compatible test server (in-process, 127.0.0.1).
+
+Targets (issue 3): 2,000 calls at concurrency 64 with 50 ms server latency finish within
+1.3 × (2,000 × 0.05 / 64) + 1 s; with zero latency the layer sustains at least 500 calls/s; a
+rerun of the same 2,000 calls from a warm cache takes at most 5 % of the cold time and sends no
+request. The LiteLLM transport is measured too, for the record (no target).
+
+Run with ``pytest -m benchmark tests/benchmarks/bench_llm_layer.py -s`` or as a script:
+``python tests/benchmarks/bench_llm_layer.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+
+from helpers import model_cfg_for  # noqa: E402
+from llm_server import LLMTestServer  # noqa: E402
+
+from refusalbench.config import CacheConfig  # noqa: E402
+from refusalbench.llm import CallSpec, LLMLayer  # noqa: E402
+
+N = 2000
+CONCURRENCY = 64
+LATENCY_S = 0.05
+COLD_BUDGET_S = 1.3 * (N * LATENCY_S / CONCURRENCY) + 1.0
+MIN_RATE = 500.0
+WARM_FRACTION = 0.05
+LITELLM_N = 500
+
+
+def _specs(prefix: str, n: int = N) -> list[CallSpec]:
+    return [CallSpec(key=f"{prefix}{i}", template_version="bench@1:00000000",
+                     messages=[{"role": "system", "content": "Answer from the context only."},
+                               {"role": "user", "content": f"Context: passage {i}. Question {prefix} {i}?"}])
+            for i in range(n)]
+
+
+def _timed(layer: LLMLayer, cfg, specs) -> tuple[float, list]:
+    t0 = time.perf_counter()
+    out = layer.run(cfg, specs, role="bench")
+    return time.perf_counter() - t0, out
+
+
+def measure() -> dict[str, float]:
+    figures: dict[str, float] = {}
+    with LLMTestServer() as server, tempfile.TemporaryDirectory() as tmp:
+        cfg = model_cfg_for(server, max_concurrency=CONCURRENCY, timeout=30.0)
+        with LLMLayer(CacheConfig(dir=tmp, mode="read_write"), progress=False) as layer:
+            layer.run(cfg, _specs("warmup", 100), role="bench")  # imports, session, route
+
+            server.latency = LATENCY_S
+            server.max_in_flight = 0
+            n0 = server.request_count
+            cold, out = _timed(layer, cfg, _specs("cold"))
+            assert all(c.ok for c in out)
+            figures["cold_50ms_s"] = cold
+            figures["cold_50ms_requests"] = server.request_count - n0
+            figures["cold_50ms_max_in_flight"] = server.max_in_flight
+
+            n0 = server.request_count
+            warm, out = _timed(layer, cfg, _specs("cold"))
+            assert all(c.cached for c in out)
+            figures["warm_s"] = warm
+            figures["warm_requests"] = server.request_count - n0
+            figures["warm_fraction"] = warm / cold
+
+            server.latency = 0.0
+            zero, out = _timed(layer, cfg, _specs("zero"))
+            assert all(c.ok for c in out)
+            figures["zero_latency_s"] = zero
+            figures["zero_latency_calls_per_s"] = N / zero
+
+            lcfg = model_cfg_for(server, max_concurrency=CONCURRENCY, timeout=30.0, transport="litellm")
+            layer.run(lcfg, _specs("lwarm", 50), role="bench")
+            lt, out = _timed(layer, lcfg, _specs("litellm", LITELLM_N))
+            assert all(c.ok for c in out)
+            figures["litellm_zero_latency_calls_per_s"] = LITELLM_N / lt
+    return figures
+
+
+def report(f: dict[str, float]) -> str:
+    return "\n".join([
+        f"cold, 50 ms latency: {N} calls in {f['cold_50ms_s']:.2f} s (budget {COLD_BUDGET_S:.2f} s; "
+        f"{int(f['cold_50ms_requests'])} requests, max {int(f['cold_50ms_max_in_flight'])} in flight)",
+        f"warm cache rerun:    {f['warm_s']:.3f} s = {100 * f['warm_fraction']:.1f} % of cold "
+        f"(budget {100 * WARM_FRACTION:.0f} %), {int(f['warm_requests'])} requests",
+        f"zero latency:        {f['zero_latency_calls_per_s']:.0f} calls/s (target >= {MIN_RATE:.0f})",
+        f"litellm transport:   {f['litellm_zero_latency_calls_per_s']:.0f} calls/s at zero latency (for the record)",
+    ])
+
+
+@pytest.mark.benchmark
+def test_llm_layer_benchmark():
+    f = measure()
+    print("\n" + report(f))
+    assert f["cold_50ms_s"] <= COLD_BUDGET_S
+    assert f["cold_50ms_max_in_flight"] <= CONCURRENCY
+    assert f["warm_requests"] == 0 and f["warm_fraction"] <= WARM_FRACTION
+    assert f["zero_latency_calls_per_s"] >= MIN_RATE
+
+
+if __name__ == "__main__":
+    print(report(measure()))

@@ -1,0 +1,32 @@
+"""Shared fixtures. `test_server`: the OpenAI-compatible test server (tests/llm_server.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # tests/helpers.py, tests/llm_server.py importable
+
+from llm_server import LLMTestServer  # noqa: E402
+
+
+def pytest_configure(config):
+    # LiteLLM's lazily imported types emit pydantic schema warnings that concern no test
+    config.addinivalue_line("filterwarnings", "ignore:.*using the `ReadOnly` qualifier:UserWarning")
+
+
+@pytest.fixture(scope="session")
+def _llm_test_server():
+    server = LLMTestServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def test_server(_llm_test_server):
+    """The running test server, reset (no requests, no script, default responder) for each test."""
+    _llm_test_server.reset()
+    yield _llm_test_server
+    _llm_test_server.reset()
