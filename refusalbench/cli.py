@@ -145,8 +145,11 @@ def _hydra_main(cfg: DictConfig) -> None:
 
 
 def _run_name(hydra_cfg, cfg: RefusalBenchConfig) -> str:
-    overrides = ",".join(o for o in hydra_cfg.overrides.task if not o.startswith("hydra."))
-    return overrides or f"{cfg.model.id}"
+    """The job's override string in a sweep; the model (and reasoning budget) for a single run."""
+    if hydra_cfg.mode == RunMode.MULTIRUN and hydra_cfg.job.override_dirname:
+        return hydra_cfg.job.override_dirname
+    budget = cfg.reasoning.budget_tokens
+    return cfg.model.id + ("" if budget is None else f"@think{budget}")
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from refusalbench.errors import UserError
 
@@ -25,6 +26,8 @@ def jsonable(obj):
         return float(obj) if math.isfinite(obj) else None
     if isinstance(obj, np.bool_):
         return bool(obj)
+    if obj is pd.NA or obj is pd.NaT:
+        return None
     return obj
 
 

@@ -63,6 +63,7 @@ def _metrics_per_model(run_dir: Path) -> dict[str, dict]:
     data = json.loads(path.read_text())
     if "answer_accuracy" in data or "refusal_accuracy" in data:
         return {"": data}
+    data = data.get("models", data)
     return {k: v for k, v in data.items() if isinstance(v, dict) and ("answer_accuracy" in v or "refusal_accuracy" in v)}
 
 
