@@ -28,6 +28,8 @@ REQUIRED = {
     ("verifiers", "openai_compatible"): ["verifiers.models.local.name=m", "verifiers.models.local.api_base=http://127.0.0.1:1/v1"],
     ("judge", "openai_compatible"): ["judge.model.name=m", "judge.model.api_base=http://127.0.0.1:1/v1"],
     ("experiment", "paper_nq"): ["dataset.path=/tmp/x.jsonl"],
+    ("experiment", "generate_openai_compatible"): ["generators.models.local.name=m",
+                                                   "generators.models.local.api_base=http://127.0.0.1:1/v1"],
 }
 
 

@@ -1,0 +1,270 @@
+"""Lenient JSON extraction from model text, and schema validation of generator/verifier replies.
+
+Models wrap JSON in code fences, write a preamble, or prepend a reasoning trace (``<think>…``).
+`extract_json` finds the object anyway; the `parse_*` functions then check the fields and raise
+`ParseError` with a message short enough to send back to the model in a re-ask.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterable, Iterator, Optional, Sequence
+
+_TRACE_TAGS = ("think", "thinking", "reasoning", "reflection")
+_CLOSED_TRACE = re.compile(r"<(%s)\b[^>]*>.*?</\1\s*>" % "|".join(_TRACE_TAGS), re.S | re.I)
+_TRACE_END = re.compile(r"</(%s)\s*>" % "|".join(_TRACE_TAGS), re.I)
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON|javascript|js)?[ \t]*\n?(.*?)(?:```|\Z)", re.S)
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+VERDICTS = ("PASS", "FAIL")
+#: The NQ verifier checklist (spec C.2); GaRAGe adds `strategy_compliance` (spec C.6).
+CHECKLIST_NQ = (
+    "lever_correctly_implemented",
+    "intensity_correctly_achieved",
+    "target_correctly_modified",
+    "uncertainty_successfully_induced",
+    "implementation_quality_sound",
+    "answer_constraint_satisfied",
+    "ground_truth_alignment",
+    "refusal_class_correct",
+)
+CHECKLIST_GARAGE = CHECKLIST_NQ[:3] + ("strategy_compliance",) + CHECKLIST_NQ[3:]
+
+
+class ParseError(ValueError):
+    """A reply that is not the JSON object we asked for (the message is shown to the model)."""
+
+
+def strip_reasoning(text: str) -> str:
+    """Remove reasoning traces: closed ``<think>…</think>`` blocks, and anything before a lone closing tag."""
+    text = _CLOSED_TRACE.sub("", text)
+    ends = list(_TRACE_END.finditer(text))
+    if ends:  # a trace whose opening tag was eaten by the server's chat template
+        text = text[ends[-1].end():]
+    return text
+
+
+def _balanced_objects(text: str) -> Iterator[str]:
+    """Yield every top-level ``{…}`` span, respecting JSON strings and escapes."""
+    depth, start, in_str, escape = 0, -1, False, False
+    for i, ch in enumerate(text):
+        if in_str:
+            if escape:
+                escape = False
+            elif ch == "\\":
+                escape = True
+            elif ch == '"':
+                in_str = False
+            continue
+        if ch == '"' and depth > 0:
+            in_str = True
+        elif ch == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == "}" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                yield text[start : i + 1]
+
+
+def _loads(candidate: str) -> Any:
+    candidate = candidate.strip()
+    try:
+        return json.loads(candidate, strict=False)
+    except json.JSONDecodeError:
+        return json.loads(_TRAILING_COMMA.sub(r"\1", candidate), strict=False)
+
+
+def extract_json(text: Optional[str], prefer_keys: Iterable[str] = ()) -> dict:
+    """The JSON object in `text` (fenced, bare, after a preamble or a reasoning trace).
+
+    When several objects parse, the first one holding any of `prefer_keys` wins, else the first.
+    Raises ParseError when there is none.
+    """
+    if text is None or not text.strip():
+        raise ParseError("The reply was empty.")
+    body = strip_reasoning(text)
+    spans = [m.group(1) for m in _FENCE.finditer(body)]
+    for fenced in list(spans):
+        spans.extend(_balanced_objects(fenced))
+    spans.extend(_balanced_objects(body))
+    found: list[dict] = []
+    first_error: Optional[str] = None
+    for span in spans:
+        try:
+            obj = _loads(span)
+        except json.JSONDecodeError as exc:
+            first_error = first_error or f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+            continue
+        if isinstance(obj, dict):
+            found.append(obj)
+    keys = set(prefer_keys)
+    for obj in found:
+        if keys & obj.keys():
+            return obj
+    if found:
+        return found[0]
+    if first_error:
+        raise ParseError(f"The reply contains no valid JSON object ({first_error}).")
+    raise ParseError("The reply contains no JSON object.")
+
+
+# --- field helpers -------------------------------------------------------------------------
+
+
+def _text(obj: dict, key: str, errors: list[str], required: bool = True, allow_empty: bool = True) -> Optional[str]:
+    value = obj.get(key)
+    if value is None:
+        if required:
+            errors.append(f'missing required field "{key}"')
+        return None
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = "\n".join(value)  # step-by-step reasoning given as a list
+    if not isinstance(value, str):
+        errors.append(f'field "{key}" must be a string, got {type(value).__name__}')
+        return None
+    if not allow_empty and not value.strip():
+        errors.append(f'field "{key}" must not be empty')
+    return value
+
+
+def _flag(value: Any) -> Optional[bool]:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "pass"):
+        return True
+    if isinstance(value, str) and value.strip().lower() in ("false", "no", "fail"):
+        return False
+    return None
+
+
+def _norm_name(name: str) -> str:
+    name = re.sub(r"^\s*\d+[.)]\s*", "", name)  # "3. Name" as listed in the prompt
+    return re.sub(r"\s+", " ", name.replace("*", "").replace("`", "")).strip().strip('"').casefold()
+
+
+def match_lever(claimed: str, allowed: Sequence[str]) -> Optional[str]:
+    """The catalogue name `claimed` refers to (exact, or up to case, spaces, markdown, numbering)."""
+    if claimed in allowed:
+        return claimed
+    wanted = _norm_name(claimed)
+    for name in allowed:
+        if _norm_name(name) == wanted:
+            return name
+    return None
+
+
+def _raise(errors: list[str]) -> None:
+    if errors:
+        raise ParseError("Invalid output: " + "; ".join(errors) + ".")
+
+
+# --- generator replies ---------------------------------------------------------------------
+
+GENERATOR_KEYS = ("perturbed_query", "perturbed_context", "perturbed_signal_passages", "lever_selected")
+
+
+def _lever(obj: dict, levers: Sequence[str], errors: list[str]) -> Optional[str]:
+    claimed = _text(obj, "lever_selected", errors)
+    if claimed is None:
+        return None
+    lever = match_lever(claimed, levers)
+    if lever is None:
+        errors.append(f'"lever_selected" is "{claimed}", which is not one of the allowed levers: ' + ", ".join(f'"{n}"' for n in levers))
+    return lever
+
+
+def _common(obj: dict, levers: Sequence[str], errors: list[str]) -> dict:
+    return {
+        "perturbed_query": _text(obj, "perturbed_query", errors, allow_empty=False),
+        "lever_selected": _lever(obj, levers, errors),
+        "implementation_reasoning": _text(obj, "implementation_reasoning", errors),
+        "intensity_achieved": _text(obj, "intensity_achieved", errors, required=False),
+        "model_expected_echo": _text(obj, "expected_rag_behavior", errors, required=False),
+    }
+
+
+def parse_generation_single(text: str, levers: Sequence[str]) -> dict:
+    """Validated fields of a single-passage generator reply; `lever_selected` must be in `levers`."""
+    obj = extract_json(text, prefer_keys=GENERATOR_KEYS)
+    errors: list[str] = []
+    out = _common(obj, levers, errors)
+    out["perturbed_context"] = _text(obj, "perturbed_context", errors)
+    _raise(errors)
+    return out
+
+
+EDIT_LISTS = (("perturbed_signal_passages", "S"), ("perturbed_noise_passages", "N"), ("perturbed_passages", None))
+
+
+def _edits(obj: dict, errors: list[str]) -> list[dict]:
+    """Edits from the signal/noise lists (or one combined list) as ``{"passage": label, "perturbed_text"}``.
+
+    A bare number in the signal (noise) list is read as the 1-based label S<n> (N<n>) shown to the
+    model; everything else must be a label such as "S2".
+    """
+    if not any(key in obj for key, _ in EDIT_LISTS):
+        errors.append('missing "perturbed_signal_passages" and "perturbed_noise_passages" (use [] for a kind you did not edit)')
+        return []
+    edits = []
+    for key, kind in EDIT_LISTS:
+        raw = obj.get(key)
+        if raw is None:
+            continue
+        if not isinstance(raw, list):
+            errors.append(f'"{key}" must be a list of {{"passage": LABEL, "perturbed_text": TEXT}} objects')
+            continue
+        for k, item in enumerate(raw):
+            if not isinstance(item, dict):
+                errors.append(f'"{key}"[{k}] must be an object with "passage" and "perturbed_text"')
+                continue
+            label = item.get("passage", item.get("label"))
+            body = item.get("perturbed_text", item.get("text"))
+            if kind and (isinstance(label, int) and not isinstance(label, bool) or isinstance(label, str) and label.strip().isdigit()):
+                label = f"{kind}{int(label)}"
+            if not isinstance(label, str) or not label.strip():
+                errors.append(f'"{key}"[{k}]["passage"] must be a passage label such as "S1" or "N2"')
+                continue
+            if not isinstance(body, str):
+                errors.append(f'"{key}"[{k}]["perturbed_text"] must be a string')
+                continue
+            edits.append({"passage": label.strip(), "perturbed_text": body})
+    return edits
+
+
+def parse_generation_multi(text: str, levers: Sequence[str]) -> dict:
+    """Validated fields of a multi-passage reply; edits stay as displayed labels (see multipassage)."""
+    obj = extract_json(text, prefer_keys=GENERATOR_KEYS)
+    errors: list[str] = []
+    out = _common(obj, levers, errors)
+    out["passage_edits"] = _edits(obj, errors)
+    _raise(errors)
+    return out
+
+
+# --- verifier replies ----------------------------------------------------------------------
+
+
+def parse_verification(text: str, checklist: Sequence[str] = CHECKLIST_NQ) -> dict:
+    """Validated verifier reply: `verdict` PASS/FAIL plus checklist flags (None when absent)."""
+    obj = extract_json(text, prefer_keys=("verification_result",))
+    errors: list[str] = []
+    raw = obj.get("verification_result")
+    verdict = raw.strip().strip(".").upper() if isinstance(raw, str) else None
+    if raw is None:
+        errors.append('missing required field "verification_result"')
+    elif verdict not in VERDICTS:
+        errors.append(f'"verification_result" must be "PASS" or "FAIL", got {raw!r}')
+    _raise(errors)
+    issues = obj.get("identified_issues")
+    if isinstance(issues, list):
+        issues = "; ".join(str(i) for i in issues)
+    out = {"verdict": verdict, "identified_issues": issues if isinstance(issues, str) else None}
+    for key in checklist:
+        out[key] = _flag(obj.get(key))
+    for key in ("predicted_rag_behavior", "actual_intensity_observed", "refusal_reasoning_analysis", "constraint_analysis"):
+        value = obj.get(key)
+        out[key] = value if isinstance(value, str) else None
+    return out

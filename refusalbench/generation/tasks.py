@@ -1,0 +1,154 @@
+"""Generation tasks: base item x (class, intensity) cell x generator, with the lever assignment.
+
+Lever assignment (`generators.lever_assignment`):
+- ``llm_choice``: the prompt lists the cell's levers and the model picks one (the paper's method);
+- ``round_robin``: one lever per task, balanced over the cell's levers across items: items are put
+  in a seeded order per (generator, cell) and item k gets lever k mod n;
+- ``fixed``: `generators.fixed_lever` only, in the cells that hold it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence
+
+from refusalbench import taxonomy as tx
+from refusalbench.errors import UserError
+from refusalbench.generation.checks import as_list
+from refusalbench.generation.ids import candidate_id, seed_for
+from refusalbench.generation.multipassage import NOISE, SIGNAL, displayed
+
+log = logging.getLogger(__name__)
+
+MODES = ("llm_choice", "round_robin", "fixed")
+
+
+@dataclass
+class Task:
+    candidate_id: str
+    source_id: str
+    perturbation_class: str
+    intensity: str
+    generator: str
+    lever_assigned: Optional[str]  # None for llm_choice
+    allowed_levers: list[str]
+    prompt_version: str
+    base: dict
+
+
+def check_assignment(mode: str, fixed_lever: Optional[str], catalogue) -> list[tuple[str, str]]:
+    """The cells to generate for this assignment mode; a UserError for a bad mode or fixed lever."""
+    if mode not in MODES:
+        raise UserError(f"generators.lever_assignment must be one of {', '.join(MODES)}, got {mode!r}.")
+    cells = tx.cells()
+    if mode != "fixed":
+        return cells
+    if not fixed_lever:
+        raise UserError("generators.lever_assignment=fixed needs generators.fixed_lever=NAME (a lever name from the catalogue).")
+    held = [(c, i) for c, i in cells if fixed_lever in catalogue.names(c, i)]
+    if not held:
+        raise UserError(f"generators.fixed_lever {fixed_lever!r} is not a lever of any (class, intensity) cell of the "
+                        f"catalogue; use a name exactly as listed in levers/*.yaml.")
+    log.info("fixed lever %r: generating only its cell(s) %s", fixed_lever, held)
+    return held
+
+
+def _round_robin(source_ids: Sequence[str], levers: Sequence[str], seed: int, generator: str, cell: tuple[str, str]) -> dict[str, str]:
+    order = sorted(source_ids, key=lambda s: (seed_for(seed, "round_robin", generator, *cell, s), s))
+    return {s: levers[k % len(levers)] for k, s in enumerate(order)}
+
+
+def run_catalogue(cfg):
+    """The run's lever catalogue: the base files and `levers_extra`, plus the programmatic
+    generator's own lever files when a generator of the panel is programmatic."""
+    from refusalbench.levers import load_catalogue
+
+    extra = [str(p) for p in cfg.levers_extra]
+    if any(m.backend == "programmatic" for m in cfg.generators.models.values()):
+        try:
+            from refusalbench.perturb import PROGRAMMATIC_LEVERS_FILES
+        except ImportError:  # the generate stage reports the missing generator
+            PROGRAMMATIC_LEVERS_FILES = ()
+        extra += [str(p) for p in PROGRAMMATIC_LEVERS_FILES if str(p) not in extra]
+    return load_catalogue(extra_files=extra)
+
+
+def build_tasks(
+    base_rows: list[dict],
+    generators: dict[str, str],
+    catalogue,
+    mode: str,
+    fixed_lever: Optional[str],
+    seed: int,
+    rr_levers: Optional[dict[str, Callable[[str, str], list[str]]]] = None,
+) -> list[Task]:
+    """All tasks, in (generator, item, cell) order. `generators` maps panel key → prompt version.
+
+    `rr_levers[key](cls, intensity)` gives the levers round robin cycles through for that
+    generator (default: the cell's catalogue levers), e.g. the ones a programmatic generator implements.
+    """
+    cells = check_assignment(mode, fixed_lever, catalogue)
+    ids = [str(r["source_id"]) for r in base_rows]
+    tasks = []
+    for gen, version in generators.items():
+        rr: dict[tuple[str, str], dict[str, str]] = {}
+        for cell in cells:
+            levers = catalogue.names(*cell)
+            if rr_levers and gen in rr_levers:
+                levers = rr_levers[gen](*cell) or levers
+            if mode == "round_robin":
+                rr[cell] = _round_robin(ids, levers, seed, gen, cell)
+        for row, sid in zip(base_rows, ids):
+            for cls, intensity in cells:
+                names = catalogue.names(cls, intensity)
+                if mode == "llm_choice":
+                    assigned, allowed = None, list(names)
+                elif mode == "fixed":
+                    assigned, allowed = fixed_lever, [fixed_lever]
+                else:
+                    assigned = rr[(cls, intensity)][sid]
+                    allowed = [assigned]
+                cid = candidate_id(sid, cls, intensity, gen, assigned or mode, version)
+                tasks.append(Task(cid, sid, cls, intensity, gen, assigned, allowed, version, row))
+    return tasks
+
+
+def _answers(base: dict, multi: bool) -> list[str]:
+    answers = [str(a) for a in as_list(base.get("answers")) or [] if str(a).strip()]
+    ref = base.get("reference_answer")
+    if multi and isinstance(ref, str) and ref.strip():
+        return [ref]
+    return answers
+
+
+def prompt_variables(task: Task, catalogue, multi: bool, levers: Optional[list] = None) -> dict[str, Any]:
+    """Variables shared by the generator and verifier templates for one task."""
+    cls, intensity, base = task.perturbation_class, task.intensity, task.base
+    shown = levers if levers is not None else [catalogue.get(cls, intensity, n) for n in task.allowed_levers]
+    out = {
+        "perturbation_class": cls,
+        "intensity": intensity,
+        "target": tx.target(cls, multi),
+        "original_query": str(base["query"]),
+        "original_answers": _answers(base, multi),
+        "levers": shown,
+        "intensity_criterion": catalogue.intensity_criterion(cls, intensity),
+        "ground_truth": tx.ground_truth(cls, intensity),
+    }
+    if multi:
+        passages = [str(p) for p in as_list(base["passages"])]
+        out["signal_passages"] = [p["text"] for p in displayed(passages, as_list(base["signal_indices"]), SIGNAL)]
+        out["noise_passages"] = [p["text"] for p in displayed(passages, as_list(base["noise_indices"]) or [], NOISE)]
+        out["garage_strategy"] = catalogue.garage_strategy(cls)
+    else:
+        out["original_context"] = str(base["context"])
+    return out
+
+
+def generator_template(multi: bool) -> str:
+    return "generator_garage" if multi else "generator_nq"
+
+
+def verifier_template(multi: bool) -> str:
+    return "verifier_garage" if multi else "verifier_nq"

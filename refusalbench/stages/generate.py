@@ -1,0 +1,334 @@
+"""Stage `generate`: base item x 18 (class, intensity) cells x generator → `candidates.parquet`.
+
+Each LLM generator gets the generator template with the cell's levers (all of them for
+`llm_choice`, the assigned one for `round_robin`/`fixed`); the reply is parsed leniently,
+validated (fields typed, `lever_selected` in the allowed list, passage labels that exist) and
+re-asked once with the error; a reply still invalid is recorded (`generation_ok=False`).
+Programmatic generators call `refusalbench.perturb.generate_programmatic`. The expected behaviour
+is computed by the rule (taxonomy.ground_truth); the model's echo is kept in
+`model_expected_echo` and `expected_echo_disagrees`. Resumable: finished candidates (ok, or a
+recorded invalid reply) are kept, only missing ones and call failures are redone, and the table
+is rewritten after every chunk. With `run.dry_run` it writes `estimate.json` and raises
+`DryRunComplete` instead of calling any model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+import logging
+from typing import Any, Optional
+
+import pandas as pd
+
+from refusalbench import taxonomy as tx
+from refusalbench.context import RunContext
+from refusalbench.errors import UserError
+from refusalbench.generation.asking import CALL, PARSE, Answer, Ask, ask_json
+from refusalbench.generation.checks import as_list
+from refusalbench.generation.ids import seed_for
+from refusalbench.generation.multipassage import EditError, apply_edits, label_map
+from refusalbench.generation.parsing import ParseError, match_lever, parse_generation_multi, parse_generation_single
+from refusalbench.generation.tasks import Task, build_tasks, generator_template, prompt_variables, run_catalogue
+from refusalbench.stages import StageNotBuilt
+
+log = logging.getLogger(__name__)
+
+CHUNK = 256  # tasks per layer batch; the table is rewritten after each
+OUTPUT_TOKENS_OVERHEAD = 300  # dry-run guess: reasoning + JSON keys on top of the rewritten text
+PROGRAMMATIC = "programmatic"
+NOT_APPLICABLE = "not_applicable"  # failure kind: no programmatic lever applies to the item
+
+
+def plain(value: Any) -> Any:
+    """numpy arrays/scalars from parquet → python lists/scalars."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return value
+
+
+def load_base_table(ctx: RunContext) -> pd.DataFrame:
+    """The base questions (generate.source, else the configured dataset); written as base.parquet."""
+    cfg = ctx.cfg
+    if cfg.generate.source:
+        df = ctx.read_table("base", override=cfg.generate.source)
+    else:
+        from refusalbench.data import load_base
+
+        result = load_base(cfg.dataset)
+        df = result.table
+        if result.skipped:
+            log.warning("base: %d record(s) skipped: %s", result.skipped, "; ".join(result.reasons[:3]))
+    multi = "passages" in df.columns
+    need = ["source_id", "query", "answers"] + (["passages", "signal_indices", "noise_indices"] if multi else ["context"])
+    missing = [c for c in need if c not in df.columns]
+    if missing:
+        raise UserError(f"The base-question table lacks the column(s) {', '.join(missing)}; expected the base.parquet schema.")
+    if df.empty:
+        raise UserError("The base-question table is empty; nothing to generate.")
+    df = df.assign(source_id=df["source_id"].astype(str))
+    if df["source_id"].duplicated().any():
+        raise UserError(f"The base-question table repeats source_id {df.loc[df['source_id'].duplicated(), 'source_id'].iloc[0]!r}; ids must be unique.")
+    ctx.write_table("base", df)
+    return df
+
+
+def prompt_version(model_cfg, multi: bool, catalogue) -> str:
+    levers = f"+levers:{catalogue.content_hash[:8]}"
+    if model_cfg.backend == PROGRAMMATIC:
+        return PROGRAMMATIC + levers
+    from refusalbench.prompts import template_version
+
+    return template_version(generator_template(multi)) + levers
+
+
+def expected_output_tokens(base: dict, multi: bool, model_cfg) -> int:
+    if multi:
+        passages = as_list(base["passages"])
+        text = " ".join(str(passages[i]) for i in as_list(base["signal_indices"]))
+    else:
+        text = str(base["context"])
+    guess = (len(text) + len(str(base["query"]))) // 4 + OUTPUT_TOKENS_OVERHEAD
+    return min(guess, model_cfg.max_tokens) if model_cfg.max_tokens else guess
+
+
+def generation_model(model_cfg, panel):
+    """The generator's settings with the panel's temperature override (the layer handles top_p clashes)."""
+    if panel.temperature is None:
+        return model_cfg
+    return dataclasses.replace(model_cfg, temperature=panel.temperature)
+
+
+# --- turning a reply into candidate fields -----------------------------------------------------
+
+
+def _finish(parsed: dict, task: Task, multi: bool) -> dict:
+    """Apply multi-passage edits (raising ParseError so the model is re-asked) and fill fields."""
+    out = dict(parsed)
+    if multi:
+        base = task.base
+        try:
+            passages, edited = apply_edits(as_list(base["passages"]), as_list(base["signal_indices"]),
+                                           as_list(base["noise_indices"]) or [], out.pop("passage_edits"))
+        except EditError as exc:
+            raise ParseError(f"Invalid output: {exc}.") from None
+        out["perturbed_passages"], out["edited_passages"] = passages, edited
+        out["perturbed_context"] = "\n\n".join(passages)
+    return out
+
+
+def _parser(task: Task, multi: bool):
+    parse = parse_generation_multi if multi else parse_generation_single
+    return lambda text: _finish(parse(text, task.allowed_levers), task, multi)
+
+
+def _programmatic_fields(out: dict, task: Task, multi: bool, allowed: list[str]) -> dict:
+    """Normalise `generate_programmatic` output to the parsed-reply fields."""
+    lever = match_lever(str(out.get("lever_selected") or ""), allowed)
+    if lever is None:
+        raise ValueError(f"programmatic generator chose lever {out.get('lever_selected')!r}, not one of {allowed}")
+    fields = {"perturbed_query": str(out["perturbed_query"]), "lever_selected": lever,
+              "implementation_reasoning": out.get("implementation_reasoning"),
+              "intensity_achieved": out.get("intensity_achieved", task.intensity), "model_expected_echo": None}
+    if not multi:
+        fields["perturbed_context"] = str(out["perturbed_context"])
+        return fields
+    given = plain(out.get("perturbed_passages"))
+    if given and all(isinstance(p, dict) for p in given):
+        return _finish({**fields, "passage_edits": given}, task, True)
+    base_passages = as_list(task.base["passages"])
+    if not isinstance(given, list) or len(given) != len(base_passages):
+        raise ValueError("programmatic generator returned a perturbed passage list of the wrong length")
+    labels = _labels(task)
+    stray = sorted(set(i for i, (a, b) in enumerate(zip(base_passages, given)) if a != b) - set(labels.values()))
+    if stray:
+        raise ValueError(f"programmatic generator edited passages {stray}, which are neither signal nor noise")
+    edits = [{"passage": lab, "perturbed_text": given[i]} for lab, i in labels.items() if given[i] != base_passages[i]]
+    return _finish({**fields, "passage_edits": edits}, task, True)
+
+
+def _labels(task: Task) -> dict[str, int]:
+    return label_map(as_list(task.base["signal_indices"]), as_list(task.base["noise_indices"]) or [])
+
+
+def record(task: Task, model_cfg, mode: str, multi: bool, fields: Optional[dict], error: Optional[str],
+           failure_kind: Optional[str], usage: dict) -> dict:
+    """One candidates.parquet row."""
+    base = task.base
+    truth = tx.ground_truth(task.perturbation_class, task.intensity)
+    fields = fields or {}
+    echo = fields.get("model_expected_echo")
+    row = {
+        "candidate_id": task.candidate_id, "source_id": task.source_id,
+        "perturbation_class": task.perturbation_class, "intensity": task.intensity, "expected_rag_behavior": truth,
+        "generator": task.generator, "generator_model_id": model_cfg.id, "generator_model_full": model_cfg.name,
+        "generator_backend": model_cfg.backend, "lever_assignment": mode, "lever_assigned": task.lever_assigned,
+        "lever_selected": fields.get("lever_selected"),
+        "original_query": str(base["query"]), "original_answers": [str(a) for a in as_list(base["answers"]) or []],
+        "perturbed_query": fields.get("perturbed_query"), "perturbed_context": fields.get("perturbed_context"),
+        "implementation_reasoning": fields.get("implementation_reasoning"),
+        "intensity_achieved": fields.get("intensity_achieved"),
+        "model_expected_echo": echo,
+        "expected_echo_disagrees": bool(echo is not None and echo.strip() != truth),
+        "generation_ok": error is None, "generation_error": error, "generation_failure_kind": failure_kind,
+        "prompt_version": task.prompt_version,
+    }
+    if multi:
+        passages = [str(p) for p in as_list(base["passages"])]
+        row.update(original_context="\n\n".join(passages), original_passages=passages,
+                   perturbed_passages=fields.get("perturbed_passages"), edited_passages=fields.get("edited_passages"),
+                   signal_indices=[int(i) for i in as_list(base["signal_indices"])],
+                   noise_indices=[int(i) for i in as_list(base["noise_indices"]) or []],
+                   relevant=plain(base.get("relevant")), reference_answer=base.get("reference_answer"),
+                   domain=base.get("domain"))
+    else:
+        row["original_context"] = str(base["context"])
+    if row["expected_echo_disagrees"]:
+        log.debug("candidate %s: model echoed %r, rule says %r", task.candidate_id, echo, truth)
+    row.update(usage)
+    return row
+
+
+# --- running -----------------------------------------------------------------------------------
+
+
+def _run_llm(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bool, mode: str) -> list[dict]:
+    from refusalbench.prompts import render
+
+    template = generator_template(multi)
+    asks = [Ask(key=t.candidate_id, prompt=render(template, **prompt_variables(t, catalogue, multi)),
+                template_version=t.prompt_version, parse=_parser(t, multi),
+                expected_output_tokens=expected_output_tokens(t.base, multi, model_cfg)) for t in tasks]
+    answers: list[Answer] = ask_json(ctx.llm, model_cfg, asks, role="generator", desc=f"generate {tasks[0].generator}",
+                                     max_reasks=ctx.cfg.generate.max_parse_retries)
+    return [record(t, model_cfg, mode, multi, a.value, a.error, a.failure_kind, a.usage("gen_")) for t, a in zip(tasks, answers)]
+
+
+def _perturb_module():
+    try:
+        import refusalbench.perturb as perturb
+
+        perturb.generate_programmatic  # noqa: B018 - fail here when the function is missing
+    except (ImportError, AttributeError) as exc:
+        raise StageNotBuilt("The programmatic generator (refusalbench.perturb.generate_programmatic) is not built in "
+                            "this version; use an LLM generator panel (e.g. generators=openai_compatible).") from exc
+    return perturb
+
+
+def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool) -> dict:
+    """Call with the assigned lever; when it does not apply to this item, let the generator choose (seeded)."""
+    params = inspect.signature(fn).parameters
+    kwargs = {"catalogue": catalogue, "multi_passage": multi}
+    if pool is not None and "pool" in params:
+        kwargs["pool"] = pool
+    row = {k: plain(v) for k, v in t.base.items()}
+    if t.lever_assigned and "lever" in params:
+        try:
+            return fn(row, t.perturbation_class, t.intensity, seed=seed, lever=t.lever_assigned, **kwargs)
+        except ValueError as exc:
+            log.debug("candidate %s: assigned lever not applicable (%s); generator chooses", t.candidate_id, exc)
+    return fn(row, t.perturbation_class, t.intensity, seed=seed, **kwargs)
+
+
+def _run_programmatic(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bool, mode: str, pool=None) -> list[dict]:
+    fn = _perturb_module().generate_programmatic
+    rows = []
+    for t in tasks:
+        seed = seed_for(ctx.cfg.seed, t.candidate_id) % (2**31)
+        try:
+            out = _call_programmatic(fn, t, seed, catalogue, multi, pool)
+            allowed = catalogue.names(t.perturbation_class, t.intensity)
+            fields, error, kind = _programmatic_fields(out, t, multi, allowed), None, None
+        except (ValueError, KeyError, UserError) as exc:
+            fields, error, kind = None, f"programmatic generation failed: {exc}", NOT_APPLICABLE
+        rows.append(record(t, model_cfg, mode, multi, fields, error, kind, {"gen_attempts": 0}))
+    n_other = sum(r["generation_ok"] and r["lever_assigned"] not in (None, r["lever_selected"]) for r in rows)
+    if n_other:
+        log.info("programmatic: %d item(s) got another lever than assigned (the assigned one did not apply)", n_other)
+    return rows
+
+
+def _programmatic_setup(panel, base: pd.DataFrame, catalogue, multi: bool):
+    """(round-robin lever lists per programmatic generator, distractor pool) — empty when there is none."""
+    keys = [k for k, m in panel.models.items() if m.backend == PROGRAMMATIC]
+    if not keys:
+        return {}, None
+    perturb = _perturb_module()
+
+    def implemented(cls: str, intensity: str) -> list[str]:
+        known = catalogue.names(cls, intensity)
+        return [n for n in perturb.implemented_levers(cls, intensity, multi) if n in known]
+
+    return {k: implemented for k in keys}, perturb.DistractorPool.from_base(base)
+
+
+def _existing(ctx: RunContext, wanted: set[str]) -> dict[str, dict]:
+    """Finished rows of a previous run (call failures are redone); rows of other tasks are dropped."""
+    if not ctx.has_table("candidates"):
+        return {}
+    old = ctx.read_table("candidates")
+    keep = old[old["candidate_id"].isin(wanted) & (old["generation_ok"] | (old["generation_failure_kind"] != CALL))]
+    if len(keep) < len(old):
+        log.info("generate: %d earlier row(s) will be redone or no longer match the config", len(old) - len(keep))
+    return {r["candidate_id"]: {k: plain(v) for k, v in r.items()} for r in keep.to_dict(orient="records")}
+
+
+def _write(ctx: RunContext, tasks: list[Task], rows: dict[str, dict]) -> pd.DataFrame:
+    df = pd.DataFrame([rows[t.candidate_id] for t in tasks if t.candidate_id in rows])
+    ctx.write_table("candidates", df)
+    return df
+
+
+def run(ctx: RunContext) -> None:
+    cfg = ctx.cfg
+    panel = cfg.generators
+    if not panel.models:
+        raise UserError("The generators panel has no models; choose one, e.g. generators=paper or generators=programmatic.")
+    bad = [k for k, m in panel.models.items() if m.backend == "structural"]
+    if bad:
+        raise UserError(f"Generator(s) {bad} use backend 'structural', which only verifies; use an LLM or 'programmatic'.")
+    catalogue = run_catalogue(cfg)
+    base = load_base_table(ctx)
+    multi = "passages" in base.columns
+    base_rows = [{k: plain(v) for k, v in r.items()} for r in base.to_dict(orient="records")]
+    versions = {k: prompt_version(m, multi, catalogue) for k, m in panel.models.items()}
+    rr_levers, pool = _programmatic_setup(panel, base, catalogue, multi)
+    tasks = build_tasks(base_rows, versions, catalogue, panel.lever_assignment, panel.fixed_lever, cfg.seed, rr_levers)
+    rows = _existing(ctx, {t.candidate_id for t in tasks})
+    todo = [t for t in tasks if t.candidate_id not in rows]
+    log.info("generate: %d tasks (%d base x cells x %d generators), %d already done, multi_passage=%s",
+             len(tasks), len(base), len(panel.models), len(tasks) - len(todo), multi)
+    if cfg.run.dry_run:
+        from refusalbench.generation.estimate import DryRunComplete, estimate_run
+
+        report, path = estimate_run(ctx, tasks, todo, catalogue, multi)
+        ctx.outputs["estimate"] = str(path)
+        raise DryRunComplete(report, path)
+    new_call_failures, new_calls, first_error = 0, 0, None
+    for key, model_cfg in panel.models.items():
+        runner = functools.partial(_run_programmatic, pool=pool) if model_cfg.backend == PROGRAMMATIC else _run_llm
+        gen_cfg = generation_model(model_cfg, panel)
+        mine = [t for t in todo if t.generator == key]
+        for start in range(0, len(mine), CHUNK):
+            for row in runner(ctx, gen_cfg, mine[start : start + CHUNK], catalogue, multi, panel.lever_assignment):
+                rows[row["candidate_id"]] = row
+                if model_cfg.backend != PROGRAMMATIC:
+                    new_calls += 1
+                    if row["generation_failure_kind"] == CALL:
+                        new_call_failures += 1
+                        first_error = first_error or row["generation_error"]
+            _write(ctx, tasks, rows)
+    df = _write(ctx, tasks, rows)
+    _summarise(df)
+    if new_calls and new_call_failures == new_calls:
+        raise UserError(f"Every generation call failed ({new_calls} calls); the failures were recorded in "
+                        f"candidates.parquet and a rerun retries them. First error: {first_error}")
+
+
+def _summarise(df: pd.DataFrame) -> None:
+    for gen, g in df.groupby("generator", sort=True):
+        kinds = g["generation_failure_kind"]
+        log.info("generate %s: %d candidates, %d ok, %d invalid replies, %d call failures, %d not applicable, "
+                 "%d ground-truth echoes disagree", gen, len(g), int(g["generation_ok"].sum()), int((kinds == PARSE).sum()),
+                 int((kinds == CALL).sum()), int((kinds == NOT_APPLICABLE).sum()), int(g["expected_echo_disagrees"].sum()))
