@@ -1,0 +1,283 @@
+"""Seeded same-type distractor values, drawn from the answers of the other questions of a base set.
+
+`DistractorPool.from_base(base_table)` types every answer of every base question (with its own
+question) and keeps the passages, so a lever can ask for "another date", "another person" or "a
+passage on an unrelated topic". Dates, years and numbers are re-written in the anchor answer's
+own format ("May 18, 2018" → "June 2, 2016"); when the pool has no usable value of a numeric type
+a nearby value is derived from the anchor itself. Every draw goes through the caller's seeded RNG
+over a sorted candidate list, so it does not depend on the order of the base table.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional, Sequence
+
+from refusalbench.perturb import answer_types as at
+from refusalbench.perturb.text import contains, contains_any, normalise_space
+
+log = logging.getLogger(__name__)
+
+FUNCTION_WORDS = frozenset("the a an in on at by of to from for with under over beneath above near till until".split())
+STOPWORDS = FUNCTION_WORDS | frozenset(
+    """who whom whose what which when where why how is are was were be been do does did has have had will
+    would can could the this that these those and or not as it its his her their they he she there here
+    name first last new most many much one two get got come came make made""".split())
+
+
+def _rows(base_table: Any) -> list[Mapping[str, Any]]:
+    if hasattr(base_table, "to_dict"):
+        return list(base_table.to_dict(orient="records"))
+    return list(base_table)
+
+
+def _listify(value: Any) -> list:
+    if value is None:
+        return []
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, str):
+        return [value]
+    return list(value)
+
+
+def shape_key(answer: str) -> str:
+    """A grammatical shape ("at|C" for "at IBM"), so an 'other' answer is swapped only for one that reads alike.
+
+    A leading function word is kept; the remaining words (function words dropped) become C
+    (capitalised), d (has a digit) or l, with runs collapsed: "Return of the Jedi" → "|C".
+    """
+    tokens = answer.split()
+    if not tokens:
+        return ""
+    lead = tokens[0].lower() if tokens[0].lower() in FUNCTION_WORDS else ""
+    rest = [t for t in (tokens[1:] if lead else tokens) if t.lower() not in FUNCTION_WORDS | {"and", "&"}]
+    kinds: list[str] = []
+    for t in rest:
+        kind = "d" if any(ch.isdigit() for ch in t) else "C" if t[:1].isupper() else "l"
+        if not kinds or kinds[-1] != kind:
+            kinds.append(kind)
+    return lead + "|" + " ".join(kinds)
+
+
+_AUX = frozenset("is are was were does do did has have had can will the a an".split())
+
+
+def _specific(qkey: str) -> bool:
+    """Question openings whose common-noun answers are alike ("where is", "what type"), unlike "what is"."""
+    words = qkey.split()
+    return len(words) == 2 and (words[0] in ("where", "which", "how") or (words[0] == "what" and words[1] not in _AUX))
+
+
+def question_key(query: str, words: int = 2) -> str:
+    """The question's opening words ("who sang", "where was"), used to prefer like-for-like distractors."""
+    return " ".join(re.findall(r"[a-z']+", query.lower())[:words])
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in STOPWORDS}
+
+
+@dataclass
+class DistractorPool:
+    """Typed answer values of a base set plus its passages (for unrelated-context levers)."""
+
+    values: dict[str, list[str]] = field(default_factory=dict)  # type -> sorted distinct answers
+    by_question: dict[str, list[str]] = field(default_factory=dict)  # "type|question key" -> answers
+    passages: list[tuple[str, str]] = field(default_factory=list)  # (source_id, passage), sorted
+
+    @classmethod
+    def from_base(cls, base_table: Any) -> "DistractorPool":
+        """From a base table (DataFrame or iterable of row dicts with query/answers/context|passages)."""
+        values: dict[str, set[str]] = {t: set() for t in at.TYPES}
+        by_question: dict[str, set[str]] = {}
+        passages: set[tuple[str, str]] = set()
+        for row in _rows(base_table):
+            query = str(row.get("query") or row.get("question") or "")
+            for answer in _listify(row.get("answers")):
+                answer = normalise_space(str(answer))
+                if answer and len(answer) <= 80:
+                    atype = at.detect(answer, query)
+                    values[atype].add(answer)
+                    by_question.setdefault(f"{atype}|{question_key(query)}", set()).add(answer)
+                    by_question.setdefault(f"{atype}|{question_key(query, 1)}", set()).add(answer)
+            sid = str(row.get("source_id", ""))
+            if row.get("context"):
+                passages.add((sid, normalise_space(str(row["context"]))))
+            passages.update((sid, normalise_space(str(p))) for p in _listify(row.get("passages")) if str(p).strip())
+        return cls({t: sorted(v) for t, v in values.items()}, {k: sorted(v) for k, v in by_question.items()},
+                   sorted(passages))
+
+    @classmethod
+    def bundled(cls) -> "DistractorPool":
+        """The pool of the package's bundled NQ sample (used when the caller passes no pool)."""
+        return _bundled_pool()
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self.values.values())
+
+    def pick(self, atype: str, anchor: str, rng: random.Random, answers: Sequence[str],
+             avoid: Sequence[str] = (), query: str = "") -> Optional[str]:
+        """A value of `atype` that differs from every answer and occurs in none of `avoid`.
+
+        For dates, years and numbers the value is written in `anchor`'s format. None when the
+        pool (and, for numeric types, the anchor) offers nothing usable.
+        """
+        if atype == at.DATE:
+            return self._pick_date(anchor, rng, answers, avoid)
+        if atype == at.YEAR:
+            return self._pick_year(anchor, rng, answers, avoid)
+        if atype == at.NUMBER:
+            return self._pick_number(anchor, rng, answers, avoid)
+        key = shape_key(anchor)
+        qkey = question_key(query)
+        alike = self.by_question.get(f"{atype}|{qkey}", []) if query else []
+        if atype == at.OTHER and not re.search(r"[Cd]", key.split("|")[1]):
+            # a common-noun answer ("altitude") is swapped only within a specific question kind
+            return _draw(alike, rng, lambda c: shape_key(c) == key and _usable(c, answers, avoid)) \
+                if _specific(qkey) else None
+
+        def ok(c: str) -> bool:
+            return (atype != at.OTHER or shape_key(c) == key) and _usable(c, answers, avoid)
+
+        if atype == at.OTHER:  # a mixed bag: stay with answers to questions that open the same way
+            first = self.by_question.get(f"{atype}|{question_key(query, 1)}", []) if query else []
+            return _draw(alike, rng, ok) or _draw(first, rng, ok)
+        return _draw(alike, rng, ok) or _draw(self.values.get(atype, []), rng, ok)
+
+    def unrelated_passage(self, rng: random.Random, source_id: str, query: str, answers: Sequence[str],
+                          avoid: Sequence[str] = ()) -> Optional[str]:
+        """A passage of another question sharing no content word with the query and holding no answer."""
+        words = content_words(query) | {w for a in answers for w in content_words(a)}
+        pool = [p for sid, p in self.passages if sid != source_id]
+        for i in rng.sample(range(len(pool)), min(len(pool), 60)):
+            text = pool[i]
+            if text in avoid or contains_any(text, answers) or words & content_words(text):
+                continue
+            return text
+        return None
+
+    # -- numeric types ---------------------------------------------------------------------------
+
+    def _pick_year(self, anchor: str, rng: random.Random, answers: Sequence[str], avoid: Sequence[str]) -> Optional[str]:
+        year = at.parse_year(anchor)
+        if year is None:
+            return None
+        pool_years = sorted({y for v in self.values.get(at.YEAR, []) if (y := at.parse_year(v)) and 0 < abs(y - year) <= 40})
+        options = [_swap_year(anchor, year, y) for y in pool_years]
+        options += [_swap_year(anchor, year, year + d) for d in (-7, -5, -3, -2, 2, 3, 4, 6) if year + d <= 2030]
+        return _first_usable(options, len(pool_years), rng, answers, avoid)
+
+    def _pick_date(self, anchor: str, rng: random.Random, answers: Sequence[str], avoid: Sequence[str]) -> Optional[str]:
+        date = at.parse_date(anchor)
+        if date is None:
+            return None
+        parsed = [d for v in self.values.get(at.DATE, []) if (d := at.parse_date(v))]
+        options = []
+        for d in parsed:
+            day = d.day or date.day or 1
+            year = d.year or date.year
+            options.append(at.DateValue(d.month, min(day, 28), year, date.form).format())
+        n_pool = len(options)
+        for dm, dd, dy in ((1, 3, 0), (-2, 5, 1), (4, -9, -1), (0, 11, 2), (-5, 2, -3), (6, 0, 1)):
+            month = (date.month - 1 + dm) % 12 + 1
+            day = min(max((date.day or 10) + dd, 1), 28)
+            year = date.year + dy if date.year else None
+            options.append(at.DateValue(month, day, year, date.form).format())
+        return _first_usable(options, n_pool, rng, answers, avoid)
+
+    def _pick_number(self, anchor: str, rng: random.Random, answers: Sequence[str], avoid: Sequence[str]) -> Optional[str]:
+        num = at.parse_number(anchor)
+        if num is None or num.value <= 0:
+            return None
+        pool_values = sorted({n.value for v in self.values.get(at.NUMBER, []) if (n := at.parse_number(v))
+                              and n.value > 0 and n.value != num.value and 0.4 <= n.value / num.value <= 2.5})
+        options = [with_value(num, v) for v in pool_values]
+        n_pool = len(options)
+        options += [with_value(num, num.value * f) for f in (1.5, 0.6, 2.0, 0.75, 1.3, 3.0)]
+        taken = {n.magnitude for a in answers if (n := at.parse_number(str(a)))}
+        options = [o if (p := at.parse_number(o)) and p.magnitude not in taken else "" for o in options]
+        return _first_usable(options, n_pool, rng, answers, avoid)
+
+
+def _draw(candidates: Sequence[str], rng: random.Random, ok, tries: int = 64) -> Optional[str]:
+    """A seeded random candidate passing `ok` (up to `tries` draws; a full scan of small lists)."""
+    if len(candidates) <= tries:
+        good = [c for c in candidates if ok(c)]
+        return rng.choice(good) if good else None
+    for _ in range(tries):
+        c = candidates[rng.randrange(len(candidates))]
+        if ok(c):
+            return c
+    return None
+
+
+def _first_usable(options: list[str], n_pool: int, rng: random.Random, answers: Sequence[str],
+                  avoid: Sequence[str]) -> Optional[str]:
+    """A seeded choice among usable pool options, else among usable derived options."""
+    pool = [o for o in options[:n_pool] if _usable(o, answers, avoid)]
+    if pool:
+        return rng.choice(sorted(set(pool)))
+    derived = [o for o in options[n_pool:] if _usable(o, answers, avoid)]
+    return rng.choice(derived) if derived else None
+
+
+def _usable(candidate: str, answers: Sequence[str], avoid: Sequence[str]) -> bool:
+    if not candidate:
+        return False
+    low = candidate.lower()
+    for a in answers:
+        a = normalise_space(str(a)).lower()
+        if not a:
+            continue
+        if low == a or contains(low, a) or contains(a, low):
+            return False
+    return not any(contains(text, candidate) for text in avoid)
+
+
+def _swap_year(anchor: str, old: int, new: int) -> str:
+    return re.sub(rf"\b{old}\b", str(new), anchor, count=1)
+
+
+def format_number(value: float, like: at.NumberValue) -> str:
+    """`value` written in the style of `like` (words for small integers, commas, decimals)."""
+    decimals = len(like.text.split(".")[1]) if "." in like.text else 0
+    if like.words:
+        words = {v: k for k, v in at.NUMBER_WORDS.items() if k != "a hundred"}
+        value = float(round(value))
+        if int(value) in words:
+            word = words[int(value)]
+            return word.capitalize() if like.text[:1].isupper() else word
+        decimals = 0
+    if decimals == 0:
+        value = round(value)
+        return f"{int(value):,}" if "," in like.text or value >= 10000 else str(int(value))
+    return f"{value:,.{decimals}f}" if "," in like.text else f"{value:.{decimals}f}"
+
+
+def with_value(num: at.NumberValue, value: float) -> str:
+    """The anchor answer re-written with `value` (prefix, scale and unit kept)."""
+    return f"{num.prefix}{format_number(value, num)}{num.scale}{num.unit}".strip()
+
+
+@functools.lru_cache(maxsize=1)
+def _bundled_pool() -> DistractorPool:
+    from refusalbench.paths import PACKAGE_DATA_DIR
+
+    path = PACKAGE_DATA_DIR / "nq_sample.jsonl"
+    rows: list[dict] = []
+    try:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                rec = json.loads(line)
+                ctxs = rec.get("ctxs") or [{}]
+                rows.append({"source_id": rec.get("question", ""), "query": rec.get("question", ""),
+                             "answers": rec.get("answers", []), "context": ctxs[0].get("text", "")})
+    except (OSError, ValueError) as exc:  # the sample is optional for this fallback
+        log.warning("No bundled distractor pool (%s); numeric distractors only", exc)
+    return DistractorPool.from_base(rows)

@@ -1,0 +1,109 @@
+"""P-EpistemicMismatch levers: the query asks for an opinion, evaluation or prediction, or the
+passage offers only opinion where the query asks for a fact.
+
+Query-side levers (single passage only; the multi-passage target is the context) embed the
+original question; context-side levers recast the answer sentences as opinion.
+"""
+
+from __future__ import annotations
+
+from refusalbench import taxonomy as tx
+from refusalbench.perturb.base import CONTEXT, QUERY, Item, NotApplicable, Proposal, lever, rebuild, sentences_with
+from refusalbench.perturb.text import as_question, contains_any, embed, end_sentence, lower_first, question_body, split_sentences
+
+EP = tx.EPISTEMIC
+
+OPINION_MEDIUM = (
+    "Some commentators hold the view that {s}, though they do not say by what standard.",
+    "In the opinion of some reviewers, judged by criteria they leave unstated, {s}.",
+)
+OPINION_HIGH = (
+    "Purely as a matter of personal taste, some people like to imagine that {s}.",
+    "In a daydream shared by a few fans, {s}.",
+)
+MILD = ("Notably, {s}.", "Perhaps unsurprisingly, {s}.", "Remarkably, {s}.")
+IN_YOUR_VIEW = ("In your view, {q}", "In your opinion, {q}", "As you see it, {q}")
+
+
+def _quoted(item: Item) -> str:
+    return f'"{as_question(question_body(item.query))}"'
+
+
+# -- query-side (single passage) ---------------------------------------------------------------
+
+
+@lever(EP, tx.HIGH, "Most Beautiful Aspect", QUERY)
+def most_beautiful(item: Item) -> Proposal:
+    item.need_anchor()
+    query = f"What is the most beautiful aspect of the answer to this question: {_quoted(item)}"
+    return Proposal(query, list(item.passages), "Asked for a purely aesthetic superlative that no fact can ground.")
+
+
+@lever(EP, tx.HIGH, "Historical Counterfactual Chain", QUERY)
+def counterfactual_chain(item: Item) -> Proposal:
+    item.need_anchor()
+    query = (f"Had history taken a different turn a century earlier, what would the answer to this question be, "
+             f"and what would have followed from that: {_quoted(item)}")
+    return Proposal(query, list(item.passages), "Asked for a long alternate-history chain that the passage cannot ground.")
+
+
+@lever(EP, tx.MEDIUM, "Forecast without Model", QUERY)
+def forecast(item: Item) -> Proposal:
+    item.need_anchor()
+    query = f"Fifty years from now, what will the answer to this question be: {_quoted(item)}"
+    return Proposal(query, list(item.passages), "Asked for a forecast; the passage gives no basis for predicting the future.")
+
+
+@lever(EP, tx.MEDIUM, "Normative 'Should' from Facts", QUERY)
+def normative_should(item: Item) -> Proposal:
+    item.need_anchor()
+    query = f"By the standards that ought to apply, should the answer to this question have been different: {_quoted(item)}"
+    return Proposal(query, list(item.passages), "Asked what ought to have been; the passage gives facts but no standard.")
+
+
+@lever(EP, tx.LOW, "Opinion Frame on a Settled Fact", QUERY)
+def opinion_frame(item: Item) -> Proposal:
+    item.need_anchor()
+    query = as_question(item.rng.choice(IN_YOUR_VIEW).format(q=lower_first(question_body(item.query))))
+    return Proposal(query, list(item.passages), "Asked for the reader's view of a fact that the passage settles outright.")
+
+
+# -- context-side ------------------------------------------------------------------------------
+
+
+def _recast(item: Item, templates: tuple[str, ...], every: bool) -> list[str]:
+    """Answer sentences rewritten into a template (all of them, or only the first when `every` is False)."""
+    item.need_anchor()
+
+    def edit(passage: str) -> str:
+        sents = split_sentences(passage)
+        hits = sentences_with(sents, item.answers)
+        if not hits:
+            return passage
+        for k in hits if every else hits[:1]:
+            if not sents[k][:1].isupper():
+                raise NotApplicable("an answer sentence starts mid-sentence (a cut passage)")
+            sents[k] = end_sentence(item.rng.choice(templates).format(s=embed(sents[k], item.vocabulary)))
+        return rebuild(sents)
+
+    return item.edit_signal(edit)
+
+
+@lever(EP, tx.MEDIUM, "Fact Recast as Unsupported Opinion", CONTEXT)
+def recast_opinion(item: Item) -> Proposal:
+    return Proposal(item.query, _recast(item, OPINION_MEDIUM, True),
+                    "Every statement of the answer is now an opinion judged by an unstated standard; no objective statement remains.")
+
+
+@lever(EP, tx.HIGH, "Fact Recast as Personal Taste", CONTEXT)
+def recast_taste(item: Item) -> Proposal:
+    return Proposal(item.query, _recast(item, OPINION_HIGH, True),
+                    "Every statement of the answer is now a matter of personal taste or imagination, with no factual grounding.")
+
+
+@lever(EP, tx.LOW, "Mild Evaluative Aside", CONTEXT)
+def mild_aside(item: Item) -> Proposal:
+    passages = _recast(item, MILD, False)
+    if not any(contains_any(p, item.answers) for p in passages):
+        raise NotApplicable("the answer was lost")
+    return Proposal(item.query, passages, "Added a mildly evaluative word to the answer sentence; the fact itself still settles the query.")

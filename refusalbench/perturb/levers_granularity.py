@@ -1,0 +1,134 @@
+"""P-GranularityMismatch levers: the passage states the answer at a coarser level than the query asks.
+
+MEDIUM coarsens one level beyond what the query accepts (date → year, year → decade, number →
+range, person → their role group, place → its region); HIGH far beyond (decade/century, order of
+magnitude, a collective, "somewhere on Earth"). Single passage: the query is sharpened to ask for
+the exact value ("On exactly what date ..."). LOW keeps the exact value one easy step away.
+"""
+
+from __future__ import annotations
+
+import re
+
+from refusalbench import taxonomy as tx
+from refusalbench.perturb import answer_types as at
+from refusalbench.perturb.base import CONTEXT, QUERY, Item, NotApplicable, Proposal, lever, rebuild, sentences_with
+from refusalbench.perturb.coarsen import coarsen_passage, decade, role
+from refusalbench.perturb.levers_missing import name_tokens
+from refusalbench.perturb.text import answer_pattern, as_question, contains, question_body, split_sentences
+
+GR = tx.GRANULARITY
+_WHEN = re.compile(r"^when\b", re.I)
+_HOW = re.compile(r"^how\s+(many|much|long|old|tall|far|big|high|deep|wide)\b", re.I)
+
+
+def sharpened(item: Item) -> str | None:
+    """The query asking for the exact value ("On exactly what date ..."), or None if its form is unknown."""
+    body = question_body(item.query)
+    if _WHEN.match(body) and item.atype in (at.DATE, at.YEAR):
+        exact = "on exactly what date" if item.atype == at.DATE else "in exactly which year"
+        return as_question(_WHEN.sub(exact, body, count=1))
+    m = _HOW.match(body)
+    if m and item.atype == at.NUMBER:
+        return as_question("exactly " + body[:1].lower() + body[1:])
+    return None
+
+
+def _coarsen(item: Item, level: int, what: str) -> Proposal:
+    item.need_anchor()
+    tokens = name_tokens(item) if item.atype == at.PERSON else []
+    passages = item.edit_signal(lambda p: coarsen_passage(item, p, level, tokens))
+    query = item.query
+    if not item.multi:
+        query = sharpened(item) or item.query
+    return Proposal(query, passages, what)
+
+
+@lever(GR, tx.MEDIUM, "Answer Stated One Level Coarser", CONTEXT)
+def one_level_coarser(item: Item) -> Proposal:
+    return _coarsen(item, 1, "Stated the answer only at a coarser level (year, decade, range, role or region) than the query asks.")
+
+
+@lever(GR, tx.HIGH, "Answer Stated at a Far Coarser Scale", CONTEXT)
+def far_coarser(item: Item) -> Proposal:
+    return _coarsen(item, 2, "Stated the answer only at a far coarser scale (decade or century, order of magnitude, a collective).")
+
+
+@lever(GR, tx.MEDIUM, "Long-range Trend Extrapolation", QUERY)
+def long_range_trend(item: Item) -> Proposal:
+    item.need_anchor()
+    query = ("How has the answer to this question changed from decade to decade over the past century: "
+             f'"{as_question(question_body(item.query))}"')
+    return Proposal(query, list(item.passages), "Asked for a century-long trend; the passage gives a single snapshot.")
+
+
+@lever(GR, tx.HIGH, "Worldwide Aggregate from a Single Case", QUERY)
+def worldwide_aggregate(item: Item) -> Proposal:
+    item.need_anchor()
+    query = ("Averaged over every comparable case in every country, what is the typical answer to this question: "
+             f'"{as_question(question_body(item.query))}"')
+    return Proposal(query, list(item.passages), "Asked for a worldwide aggregate; the passage describes one single case.")
+
+
+@lever(GR, tx.LOW, "Exact Degree Value", QUERY)
+def exact_degree(item: Item) -> Proposal:
+    item.need_anchor()
+    query = sharpened(item)
+    if query is None:
+        raise NotApplicable("the query does not ask 'when' or 'how many' for a date, year or number answer")
+    return Proposal(query, list(item.passages), "Asked for the value at exactly the precision the passage states.")
+
+
+_ROUGH = re.compile(r"^(?:where|when|how\s+(?:many|much|long|old|tall|far|big|high|deep|wide))\b", re.I)
+
+
+@lever(GR, tx.LOW, "Rougher Question, Exact Passage", QUERY)
+def rougher_question(item: Item) -> Proposal:
+    item.need_anchor()
+    body = question_body(item.query)
+    if _ROUGH.match(body):
+        query = as_question("roughly " + body[:1].lower() + body[1:])
+    else:
+        query = as_question("broadly speaking, " + body[:1].lower() + body[1:])
+    return Proposal(query, list(item.passages), "Asked at a rougher level than the passage states; its exact value answers it.")
+
+
+def _one_step(item: Item) -> tuple[str, str]:
+    """(indefinite coarse phrase, definite 'that ...') for the LOW bridge."""
+    anchor = item.need_anchor()
+    if item.atype == at.DATE:
+        d = at.parse_date(anchor)
+        if d is None or d.year is None:
+            raise NotApplicable("the date has no year")
+        return f"a date in {d.year}", "That date was"
+    if item.atype == at.YEAR and not anchor.lower().startswith("in "):
+        return f"a year in {decade(at.parse_year(anchor))}", "That year was"
+    if item.atype == at.PERSON:
+        member, definite, _ = role(item.query)
+        return member, definite.capitalize() + " was"
+    if item.atype == at.ORGANISATION:
+        return "an organisation", "That organisation was"
+    raise NotApplicable(f"no one-step coarser wording for a {item.atype} answer")
+
+
+@lever(GR, tx.LOW, "Coarse Statement, Exact Value One Step Away", CONTEXT)
+def one_step_away(item: Item) -> Proposal:
+    coarse, definite = _one_step(item)
+    anchor = item.need_anchor()
+
+    def edit(passage: str) -> str:
+        sents = split_sentences(passage)
+        hits = sentences_with(sents, [anchor])
+        if not hits:
+            return passage
+        k = hits[0]
+        wider = [a for a in sorted(item.aliases(), key=len, reverse=True) if contains(sents[k], a)]
+        pat = answer_pattern(wider[0] if wider else anchor)
+        if re.search(pat.pattern + r"-", sents[k], re.I) or pat.match(sents[k]):
+            raise NotApplicable("the answer opens the sentence or is part of a compound")
+        sents[k] = pat.sub(lambda _m: coarse, sents[k], count=1)
+        sents.insert(k + 1, f"{definite} {anchor}.")
+        return rebuild(sents)
+
+    passages = item.edit_signal(edit)
+    return Proposal(item.query, passages, f"Stated the fact as '{coarse}' and gave the exact value in the next sentence.")

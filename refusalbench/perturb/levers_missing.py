@@ -1,0 +1,226 @@
+"""P-MissingInfo levers: delete or mask the answer (MEDIUM/HIGH), or a non-answer detail (LOW).
+
+Every edit applies to each signal passage that states an answer; the query is never touched.
+"""
+
+from __future__ import annotations
+
+import re
+
+from refusalbench import taxonomy as tx
+from refusalbench.perturb import answer_types as at
+from refusalbench.perturb.base import CONTEXT, Item, NotApplicable, Proposal, lever, rebuild, sentences_with
+from refusalbench.perturb.distractors import STOPWORDS
+from refusalbench.perturb.text import LOWERABLE, answer_pattern, capitalise, contains, contains_any, split_sentences, tidy
+
+MI = tx.MISSING_INFO
+STAND_IN = {at.PERSON: "a certain person", at.ORGANISATION: "a certain organisation", at.PLACE: "a certain place"}
+_TEMPORAL_PREP = r"(?:,\s*)?\b(?:on|in|from|by|during|since|until|till|as of|around|about)\s+(?:the\s+)?"
+
+
+def _drop(passage: str, doomed) -> str:
+    """The passage without the sentences for which `doomed(sentence)` is true; '' if none remain."""
+    sents = split_sentences(passage)
+    kept = [s for s in sents if not doomed(s)]
+    if len(kept) == len(sents):
+        return passage
+    if not kept:
+        raise NotApplicable("deleting those sentences would leave the passage empty")
+    return rebuild(kept)
+
+
+def _proposal(item: Item, passages: list[str], what: str) -> Proposal:
+    return Proposal(item.query, passages, what)
+
+
+def name_tokens(item: Item) -> list[str]:
+    """Capitalised words of named-entity answers ("Ledger" of "Heath Ledger"), matched case-sensitively."""
+    if item.atype not in (at.PERSON, at.ORGANISATION, at.PLACE, at.OTHER):
+        return []
+    words = set()
+    for a in item.answers:
+        for w in re.findall(r"[A-Za-zÀ-ÿ][\w'’.-]*", a):
+            w = w.strip(".'’")
+            if len(w) >= 3 and w.lower() not in STOPWORDS and w[:1].isupper():
+                words.add(w)
+    return sorted(words, key=len, reverse=True)
+
+
+def has_token(text: str, tokens: list[str]) -> bool:
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in tokens)
+
+
+def _mask(text: str, answers: list[str], stand_in: str, tokens: list[str] = ()) -> str:
+    """Answers (any case) and name tokens (exact case) replaced by `stand_in`; repeats collapsed."""
+    for term in sorted(set(answers), key=len, reverse=True):
+        pat = answer_pattern(term)
+        if pat:
+            text = pat.sub(lambda _m: stand_in, text)
+    for w in tokens:
+        text = re.sub(rf"(?<!\w){re.escape(w)}(?!\w)", stand_in, text)
+    text = re.sub(rf"(?:{re.escape(stand_in)})(?:\s+{re.escape(stand_in)})+", stand_in, text)
+    return rebuild(capitalise(s) for s in split_sentences(tidy(text)))
+
+
+# -- MEDIUM ------------------------------------------------------------------------------------
+
+
+@lever(MI, tx.MEDIUM, "Answer Clause Excised", CONTEXT)
+def answer_clause_excised(item: Item) -> Proposal:
+    passages = item.edit_signal(lambda p: _drop(p, lambda s: contains_any(s, item.answers)))
+    return _proposal(item, passages, "Deleted every sentence that states an answer; the rest of the passage is unchanged.")
+
+
+@lever(MI, tx.MEDIUM, "Placeholder Entity Substitution", CONTEXT)
+def placeholder_entity(item: Item) -> Proposal:
+    item.need_anchor()
+    if item.atype not in STAND_IN:
+        raise NotApplicable(f"the answer is a {item.atype}, not a named entity")
+    stand_in = STAND_IN[item.atype]
+    tokens = name_tokens(item) if item.atype == at.PERSON else []
+    passages = item.edit_signal(lambda p: _mask(p, item.answers, stand_in, tokens))
+    return _proposal(item, passages, f"Replaced every mention of the answer entity with the vague stand-in '{stand_in}'.")
+
+
+@lever(MI, tx.MEDIUM, "Missing Temporal Adjunct", CONTEXT)
+def missing_temporal_adjunct(item: Item) -> Proposal:
+    item.need_anchor()
+    if item.atype not in (at.DATE, at.YEAR):
+        raise NotApplicable("the answer is not a date or year")
+
+    def cut(passage: str) -> str:
+        text = passage
+        for a in sorted(item.answers, key=len, reverse=True):
+            body = answer_pattern(a)
+            if body is None:
+                continue
+            text = re.sub(_TEMPORAL_PREP + body.pattern, "", text, flags=re.I)
+            text = re.sub(r"\(\s*born\s+" + body.pattern + r"\s*\)", "", text, flags=re.I)
+        return rebuild(capitalise(s) for s in split_sentences(tidy(text)))
+
+    passages = item.edit_signal(cut)
+    return _proposal(item, passages, "Removed the time expression that answers the 'when' question, keeping the rest of each sentence.")
+
+
+@lever(MI, tx.MEDIUM, "Placeholder Citation", CONTEXT)
+def placeholder_citation(item: Item) -> Proposal:
+    item.need_anchor()
+    passages = item.edit_signal(lambda p: _mask(p, item.answers, "[citation needed]"))
+    return _proposal(item, passages, "Replaced every statement of the answer with a '[citation needed]' marker.")
+
+
+# -- HIGH --------------------------------------------------------------------------------------
+
+
+@lever(MI, tx.HIGH, "Answer Token Purge", CONTEXT)
+def answer_token_purge(item: Item) -> Proposal:
+    item.need_anchor()
+    tokens = name_tokens(item)
+    passages = item.edit_signal(lambda p: _drop(p, lambda s: contains_any(s, item.answers) or has_token(s, tokens)))
+    return _proposal(item, passages, "Deleted every sentence holding the answer or any of its name variants.")
+
+
+@lever(MI, tx.HIGH, "Answer and Subject Sentences Deleted", CONTEXT)
+def answer_and_subject(item: Item) -> Proposal:
+    item.need_anchor()
+    subject = item.query_words()
+    if not subject:
+        raise NotApplicable("the query has no content word to identify its subject")
+
+    def about_subject(s: str) -> bool:
+        return contains_any(s, item.answers) or any(contains(s, w) for w in subject)
+
+    passages = item.edit_signal(lambda p: _drop(p, about_subject))
+    return _proposal(item, passages, "Deleted the sentences stating the answer and every sentence about the query's subject.")
+
+
+@lever(MI, tx.HIGH, "Entirely Irrelevant Context", CONTEXT)
+def irrelevant_context(item: Item) -> Proposal:
+    item.need_anchor()
+    edited = {}
+    used = list(item.passages)
+    for i in item.answer_passages():
+        other = item.pool.unrelated_passage(item.rng, item.source_id, item.query, item.answers, avoid=used)
+        if other is None:
+            raise NotApplicable("the distractor pool has no passage on an unrelated topic")
+        edited[i] = other
+        used.append(other)
+    return _proposal(item, item.with_passages(edited), "Replaced the passage with one about an unrelated topic from another question.")
+
+
+# -- LOW ---------------------------------------------------------------------------------------
+
+
+def _drop_one(item: Item, choose) -> list[str]:
+    """Delete one seeded sentence chosen by `choose(sentences) -> candidate indices` per passage."""
+
+    def edit(passage: str) -> str:
+        sents = split_sentences(passage)
+        options = [i for i in choose(sents) if i > 0 and not contains_any(sents[i], item.answers)]
+        if not options or not sentences_with(sents, item.answers):
+            return passage
+        k = item.rng.choice(options)
+        return rebuild(s for i, s in enumerate(sents) if i != k)
+
+    return item.edit_signal(edit)
+
+
+@lever(MI, tx.LOW, "Non-answer Sentence Deletion", CONTEXT)
+def non_answer_sentence(item: Item) -> Proposal:
+    item.need_anchor()
+    passages = _drop_one(item, lambda sents: range(len(sents)))
+    return _proposal(item, passages, "Deleted one sentence that does not state the answer; the answer sentence is intact.")
+
+
+@lever(MI, tx.LOW, "Strip Non-queried Statistic", CONTEXT)
+def strip_statistic(item: Item) -> Proposal:
+    item.need_anchor()
+    passages = _drop_one(item, lambda sents: [i for i, s in enumerate(sents) if re.search(r"\d", s)])
+    return _proposal(item, passages, "Deleted a sentence carrying a figure the query does not ask about.")
+
+
+_PAREN = re.compile(r"\s*\(([^()]{1,160})\)")
+
+
+@lever(MI, tx.LOW, "Parenthetical Excise", CONTEXT)
+def parenthetical_excise(item: Item) -> Proposal:
+    item.need_anchor()
+
+    def edit(passage: str) -> str:
+        spans = [m for m in _PAREN.finditer(passage) if not contains_any(m.group(1), item.answers)]
+        if not spans:
+            return passage
+        m = item.rng.choice(spans)
+        return rebuild(split_sentences(tidy(passage[:m.start()] + passage[m.end():])))
+
+    passages = item.edit_signal(edit)
+    return _proposal(item, passages, "Removed a parenthetical aside that does not bear on the answer.")
+
+
+_INTRO = re.compile(
+    r"^(?:In|On|At|During|After|Before|By|Since|From|Following|With|Under|Within|Despite|Originally|"
+    r"Initially|Today|Currently|Later|Eventually|Meanwhile|Traditionally|Historically)\b[^,;()\"]{0,60},\s+(?=[a-zA-Z])")
+
+
+@lever(MI, tx.LOW, "Intro Clause Removal", CONTEXT)
+def intro_clause(item: Item) -> Proposal:
+    item.need_anchor()
+    subject = item.query_words()
+
+    def edit(passage: str) -> str:
+        sents = split_sentences(passage)
+        options = []
+        for i, s in enumerate(sents):
+            m = _INTRO.match(s)
+            if m and not contains_any(m.group(0), item.answers) and not any(contains(m.group(0), w) for w in subject):
+                rest = s[m.end():]
+                if len(rest.split()) >= 4 and (rest[:1].isupper() or rest.split(" ", 1)[0].lower() in LOWERABLE):
+                    options.append((i, capitalise(rest)))
+        if not options:
+            return passage
+        i, new = item.rng.choice(options)
+        sents[i] = new
+        return rebuild(sents)
+
+    passages = item.edit_signal(edit)
+    return _proposal(item, passages, "Removed a non-essential opening phrase from a sentence; the core statement stays.")

@@ -1,0 +1,101 @@
+"""Exact outputs of the levers on small hand-made items, and seed-robustness of the invariants."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from refusalbench import taxonomy as tx
+from refusalbench.generation.checks import check_candidate
+from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
+
+DEADPOOL = {"source_id": "a", "query": "when is the next deadpool movie being released", "answers": ["May 18, 2018"],
+            "context": "Deadpool 2 is scheduled to be released in the United States on May 18, 2018.  A sequel, Deadpool 3, is in development.",
+            "title": "Deadpool 2"}
+HOBBIT = {"source_id": "c", "query": "who wrote the hobbit", "answers": ["J. R. R. Tolkien"],
+          "context": "The Hobbit was written by J. R. R. Tolkien. It appeared in 1937."}
+BASE = [
+    DEADPOOL, HOBBIT,
+    {"source_id": "b", "query": "when was the film released", "answers": ["July 18, 2008"], "context": "It was released on July 18, 2008."},
+    {"source_id": "d", "query": "who wrote dracula", "answers": ["Bram Stoker"], "context": "Dracula is an 1897 novel by Bram Stoker."},
+]
+POOL = DistractorPool.from_base(BASE)
+TAIL = " A sequel, Deadpool 3, is in development."
+
+
+@pytest.mark.parametrize("row, cls, intensity, lever, query, context", [
+    (DEADPOOL, tx.MISSING_INFO, tx.MEDIUM, "Missing Temporal Adjunct", None,
+     "Deadpool 2 is scheduled to be released in the United States." + TAIL),
+    (DEADPOOL, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser",
+     "On exactly what date is the next deadpool movie being released?",
+     "Deadpool 2 is scheduled to be released in the United States in 2018." + TAIL),
+    (DEADPOOL, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale",
+     "On exactly what date is the next deadpool movie being released?",
+     "Deadpool 2 is scheduled to be released in the United States in the 2010s." + TAIL),
+    (DEADPOOL, tx.GRANULARITY, tx.LOW, "Coarse Statement, Exact Value One Step Away", None,
+     "Deadpool 2 is scheduled to be released in the United States on a date in 2018. That date was May 18, 2018." + TAIL),
+    (DEADPOOL, tx.CONTRADICTION, tx.MEDIUM, "Dual-authoritative Dates", None,
+     "Deadpool 2 is scheduled to be released in the United States on May 18, 2018. However, an equally authoritative "
+     "source states that Deadpool 2 is scheduled to be released in the United States on July 18, 2008." + TAIL),
+    (DEADPOOL, tx.AMBIGUITY, tx.HIGH, "Pure Homonymy Clash", None,
+     "Deadpool 2 is scheduled to be released in the United States on May 18, 2018." + TAIL + ' The name "Deadpool 2" '
+     "also belongs to an entirely unrelated subject, for which the record states that Deadpool 2 is scheduled to be "
+     "released in the United States on July 18, 2008."),
+    (HOBBIT, tx.MISSING_INFO, tx.MEDIUM, "Placeholder Entity Substitution", None,
+     "The Hobbit was written by a certain person. It appeared in 1937."),
+    (HOBBIT, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb", "Which empty box wrote the hobbit?", None),
+    (HOBBIT, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser", None,
+     "The Hobbit was written by a writer. It appeared in 1937."),
+])
+def test_exact_outputs(row, cls, intensity, lever, query, context):
+    out = generate_programmatic(row, cls, intensity, 0, POOL, lever=lever)
+    assert out["lever_selected"] == lever and out["programmatic"] is True and out["implementation_reasoning"]
+    assert out["perturbed_query"] == (query or row["query"])
+    assert out["perturbed_context"] == (context or row["context"])  # byte-identical when untouched
+
+
+def test_self_contradiction_names_both_values():
+    out = generate_programmatic(HOBBIT, tx.CONTRADICTION, tx.HIGH, 0, POOL, lever="Same-source Self-contradiction")
+    assert "Bram Stoker" in out["perturbed_context"] and "explicitly denies that it was J. R. R. Tolkien" in out["perturbed_context"]
+
+
+def test_multi_passage_contradiction_replaces_one_noise_passage():
+    row = {"source_id": "m", "query": HOBBIT["query"], "answers": HOBBIT["answers"],
+           "passages": ["Dracula is an 1897 novel.", HOBBIT["context"], "It was released on July 18, 2008."],
+           "signal_indices": [1], "noise_indices": [0, 2], "reference_answer": "J. R. R. Tolkien"}
+    out = generate_programmatic(row, tx.CONTRADICTION, tx.MEDIUM, 0, POOL, multi_passage=True, lever="Equal-standing Value Clash")
+    changed = [i for i, (a, b) in enumerate(zip(row["passages"], out["perturbed_passages"])) if a != b]
+    assert len(changed) == 1 and changed[0] in row["noise_indices"]
+    assert out["perturbed_passages"][changed[0]] == "The Hobbit was written by Bram Stoker."
+
+
+def test_granularity_query_levers_are_single_passage_only():
+    row = {"source_id": "m", "query": DEADPOOL["query"], "answers": DEADPOOL["answers"],
+           "passages": [DEADPOOL["context"], "Unrelated text here."], "signal_indices": [0], "noise_indices": [1]}
+    with pytest.raises(NotApplicable, match="no programmatic implementation"):
+        generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, POOL, multi_passage=True, lever="Long-range Trend Extrapolation")
+    out = generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, POOL, multi_passage=True)
+    assert out["perturbed_query"] == row["query"] and out["perturbed_passages"][1] == row["passages"][1]
+
+
+def test_unknown_class_is_a_clear_error():
+    with pytest.raises(tx.TaxonomyError):
+        generate_programmatic(HOBBIT, "P-Nonsense", tx.LOW, 0, POOL)
+
+
+@given(seed=st.integers(0, 2**31 - 1), cell=st.sampled_from(tx.cells()), which=st.integers(0, 59))
+@settings(max_examples=150, deadline=None)
+def test_any_seed_passes_the_check_stage(single_rows, pool, seed, cell, which):
+    row = single_rows[which % len(single_rows)]
+    cls, intensity = cell
+    try:
+        out = generate_programmatic(row, cls, intensity, seed, pool)
+    except NotApplicable:
+        return
+    cand = {"generation_ok": True, "perturbation_class": cls, "intensity": intensity, "original_query": row["query"],
+            "original_context": row["context"], "original_answers": row["answers"], "lever_selected": out["lever_selected"],
+            "perturbed_query": out["perturbed_query"], "perturbed_context": out["perturbed_context"]}
+    assert check_candidate(cand) == (True, None)
+    if intensity == tx.LOW:
+        assert any(a.lower() in " ".join(out["perturbed_context"].split()).lower() for a in row["answers"])

@@ -1,0 +1,191 @@
+"""Property tests of the programmatic generator over hundreds of oracle-pool questions.
+
+Every produced item must pass the check stage by construction (the check stage's own function is
+used), keep its class's invariants and read as clean English; every cell must cover most questions.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from conftest import generate_all
+
+from refusalbench import taxonomy as tx
+from refusalbench.generation.checks import check_candidate
+from refusalbench.levers import load_catalogue
+from refusalbench.perturb import (
+    PROGRAMMATIC_LEVERS_FILES, NotApplicable, coverage, format_coverage, generate_programmatic, implemented_levers,
+)
+from refusalbench.perturb.text import contains_any, is_clean, raw_contains_any, split_sentences
+
+MIN_COVERAGE_SINGLE = 0.7
+MIN_COVERAGE_MULTI = {tx.GRANULARITY: 0.35}  # context-only coarsening needs a date, number, person or place answer
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    return load_catalogue(extra_files=PROGRAMMATIC_LEVERS_FILES)
+
+
+def _candidate(row: dict, out: dict, cls: str, intensity: str, multi: bool) -> dict:
+    cand = {"generation_ok": True, "perturbation_class": cls, "intensity": intensity,
+            "original_query": row["query"], "original_answers": row["answers"],
+            "perturbed_query": out["perturbed_query"], "lever_selected": out["lever_selected"]}
+    if multi:
+        cand.update(original_passages=row["passages"], perturbed_passages=out["perturbed_passages"],
+                    signal_indices=row["signal_indices"], noise_indices=row["noise_indices"])
+    else:
+        cand.update(original_context=row["context"], perturbed_context=out["perturbed_context"])
+    return cand
+
+
+def _coverage_table(items: dict) -> str:
+    lines = []
+    for (cls, intensity), pairs in items.items():
+        made = [o for _, o in pairs if o]
+        lines.append(f"{cls:<24} {intensity:<6} {len(made):4d}/{len(pairs):<4d} {100 * len(made) / len(pairs):5.1f}%")
+    return "\n".join(lines)
+
+
+def test_every_cell_covers_most_single_passage_questions(single_items):
+    print("\nsingle-passage coverage per cell\n" + _coverage_table(single_items))
+    for (cls, intensity), pairs in single_items.items():
+        share = sum(1 for _, o in pairs if o) / len(pairs)
+        assert share >= MIN_COVERAGE_SINGLE, f"{cls}/{intensity}: {share:.0%}"
+
+
+def test_every_cell_covers_multi_passage_questions(multi_items):
+    print("\nmulti-passage coverage per cell\n" + _coverage_table(multi_items))
+    for (cls, intensity), pairs in multi_items.items():
+        share = sum(1 for _, o in pairs if o) / len(pairs)
+        assert share >= MIN_COVERAGE_MULTI.get(cls, MIN_COVERAGE_SINGLE), f"{cls}/{intensity}: {share:.0%}"
+
+
+@pytest.mark.parametrize("multi", [False, True], ids=["single", "multi"])
+def test_every_item_passes_the_check_stage(multi, single_items, multi_items, catalogue):
+    items = multi_items if multi else single_items
+    known = lambda c, i, name: catalogue.get(c, i, name) is not None  # noqa: E731
+    for (cls, intensity), pairs in items.items():
+        for row, out in pairs:
+            if out:
+                ok, reason = check_candidate(_candidate(row, out, cls, intensity, multi), known)
+                assert ok, f"{cls}/{intensity} {out['lever_selected']}: {reason}\n{row['query']}"
+
+
+def _texts(row: dict, out: dict, multi: bool) -> tuple[list[str], list[str]]:
+    return (row["passages"], out["perturbed_passages"]) if multi else ([row["context"]], [out["perturbed_context"]])
+
+
+@pytest.mark.parametrize("multi", [False, True], ids=["single", "multi"])
+def test_class_invariants_and_clean_english(multi, single_items, multi_items):
+    items = multi_items if multi else single_items
+    for (cls, intensity), pairs in items.items():
+        for row, out in pairs:
+            if not out:
+                continue
+            where = f"{cls}/{intensity} {out['lever_selected']}: {row['query']}"
+            before, after = _texts(row, out, multi)
+            assert out["programmatic"] is True and out["lever_selected"] in implemented_levers(cls, intensity, multi)
+            assert len(after) == len(before)
+            changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+            query_changed = out["perturbed_query"] != row["query"]
+            assert changed or query_changed, where
+            if cls == tx.FALSE_PREMISE:
+                assert not changed and query_changed, where  # passages byte-identical
+            if cls in (tx.MISSING_INFO, tx.CONTRADICTION):
+                assert not query_changed, where
+            if cls == tx.MISSING_INFO and intensity != tx.LOW:
+                assert not any(contains_any(t, row["answers"]) or raw_contains_any(t, row["answers"]) for t in after), where
+            if intensity == tx.LOW:
+                assert any(contains_any(t, row["answers"]) for t in after), where
+            if multi:
+                allowed = row["noise_indices"] if cls == tx.CONTRADICTION else row["signal_indices"]
+                assert set(changed) <= set(allowed), where
+                if cls == tx.CONTRADICTION:
+                    assert len(changed) == 1, where
+            if query_changed:
+                q = out["perturbed_query"]
+                assert is_clean(q) and q[:1].isupper() and q.endswith(("?", '?"')), where
+            for i in changed:
+                text = after[i]
+                assert "  " not in text and " ," not in text and " ." not in text, where
+                for sentence in split_sentences(text)[1:]:
+                    assert not sentence[:1].islower(), f"{where}: {sentence!r}"
+
+
+def test_same_seed_same_items_in_any_order(single_rows, pool, single_items):
+    rows = list(reversed(single_rows[:60]))
+    again = generate_all(rows, pool, seed=5, multi=False)
+    for cell, pairs in again.items():
+        first = {r["source_id"]: o for r, o in single_items[cell]}
+        for row, out in pairs:
+            assert out == first[row["source_id"]], cell
+
+
+def test_different_seeds_vary(single_rows, pool, single_items):
+    other = generate_all(single_rows[:60], pool, seed=6, multi=False)
+    differ = total = 0
+    for cell, pairs in other.items():
+        first = {r["source_id"]: o for r, o in single_items[cell]}
+        for row, out in pairs:
+            if out and first[row["source_id"]]:
+                total += 1
+                differ += out != first[row["source_id"]]
+    assert differ / total > 0.3, f"only {differ}/{total} items changed with the seed"
+
+
+def test_requested_lever_is_used_or_refused(single_rows, pool):
+    row = single_rows[0]
+    for cls, intensity in tx.cells():
+        for name in implemented_levers(cls, intensity):
+            try:
+                out = generate_programmatic(row, cls, intensity, 1, pool, lever=name)
+            except NotApplicable:
+                continue
+            assert out["lever_selected"] == name
+    with pytest.raises(NotApplicable, match="no programmatic implementation"):
+        generate_programmatic(row, tx.AMBIGUITY, tx.HIGH, 1, pool, lever="Center-Embedding Maze")
+
+
+def test_catalogue_restricts_the_choice(single_rows, pool):
+    base_only = load_catalogue()
+    row = single_rows[1]
+    with pytest.raises(NotApplicable):
+        generate_programmatic(row, tx.AMBIGUITY, tx.MEDIUM, 1, pool, catalogue=base_only)  # only our own lever there
+    out = generate_programmatic(row, tx.FALSE_PREMISE, tx.HIGH, 1, pool, catalogue=base_only)
+    assert out["lever_selected"] in base_only.names(tx.FALSE_PREMISE, tx.HIGH)
+
+
+def test_no_answer_in_passage(pool):
+    """Only the query-only FalsePremise levers that need no answer apply (e.g. long GaRAGe answers)."""
+    row = {"source_id": "x", "query": "who wrote it", "answers": ["Nobody Known"], "context": "The book appeared in 1901."}
+    for cls, intensity in tx.cells():
+        if cls == tx.FALSE_PREMISE and intensity != tx.MEDIUM:
+            out = generate_programmatic(row, cls, intensity, 1, pool)
+            assert out["perturbed_context"] == row["context"] and out["perturbed_query"] != row["query"]
+            continue
+        with pytest.raises(NotApplicable):
+            generate_programmatic(row, cls, intensity, 1, pool)
+
+
+def test_coverage_function_reports_every_cell(single_rows, pool):
+    cov = coverage(single_rows[:20], seed=2, pool=pool)
+    assert set(cov) == set(tx.cells())
+    assert all(0 <= c["coverage"] <= 1 and sum(c["levers"].values()) <= 20 for c in cov.values())
+    assert len(format_coverage(cov).splitlines()) == 18
+
+
+def test_speed_100_questions_x_18_cells(single_rows, pool):
+    rows = random.Random(3).sample(single_rows, min(100, len(single_rows)))
+    start = time.perf_counter()
+    made = 0
+    for cls, intensity in tx.cells():
+        for row in rows:
+            try:
+                generate_programmatic(row, cls, intensity, 9, pool)
+                made += 1
+            except NotApplicable:
+                pass
+    print(f"\n{len(rows)} questions x 18 cells: {made} items in {time.perf_counter() - start:.2f} s")
