@@ -10,7 +10,7 @@ from typing import Optional
 import pandas as pd
 
 from refusalbench.metrics.prepare import RULE
-from refusalbench.report import plots, tables
+from refusalbench.report import plots, rq3, tables
 from refusalbench.report.collect import expand
 from refusalbench.report.paper import comparison_table, load_paper_numbers
 from refusalbench.taxonomy import INTENSITIES
@@ -50,7 +50,7 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
     runs = expand(metrics_by_run)
     written: list[Path] = []
     md: list[str] = ["# RefusalBench report", ""]
-    head = tables.headline(runs)
+    head = rq3.add_params(tables.headline(runs))
     _csv(head, out, "headline.csv", written)
     first_meta = next(iter(runs.values()), {}).get("meta", {})
     benchmarks = sorted({str(m.get("meta", {}).get("benchmark")) for m in runs.values()})
@@ -124,6 +124,9 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
         curve = plots.thinking_budget(head, out / "figures" / "thinking_budget.png")
         if curve is not None:
             md += ["## Thinking-budget curves", ""] + _figure(curve, out, "Thinking budget", written)
+    rq3_md, rq3_files = rq3.sections(runs, head, out)
+    md += rq3_md
+    written += rq3_files
 
     if paper_numbers:
         comparison = comparison_table(runs, load_paper_numbers(paper_file))

@@ -14,6 +14,8 @@ is rewritten after every chunk. With `run.dry_run` it writes `estimate.json` and
 
 from __future__ import annotations
 
+import importlib
+
 import dataclasses
 import functools
 import inspect
@@ -207,8 +209,7 @@ def _run_llm(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bo
 
 def _perturb_module():
     try:
-        import refusalbench.perturb as perturb
-
+        perturb = importlib.import_module("refusalbench.perturb")  # sys.modules lookup, so tests can substitute it
         perturb.generate_programmatic  # noqa: B018 - fail here when the function is missing
     except (ImportError, AttributeError) as exc:
         raise StageNotBuilt("The programmatic generator (refusalbench.perturb.generate_programmatic) is not built in "
