@@ -18,13 +18,15 @@ pytest.importorskip("hydra_plugins.hydra_joblib_launcher")
 FAKE_KEY = "sk-sweep-FAKE-0123456789abcdefABCDEF"
 
 
-def run_sweep(tmp_path: Path, server, bench: Path) -> subprocess.CompletedProcess:
+JOBLIB = ["hydra/launcher=joblib", "hydra.launcher.n_jobs=2"]
+
+
+def run_sweep(tmp_path: Path, server, bench: Path, launcher=JOBLIB, models="model-a,model-b") -> subprocess.CompletedProcess:
     cmd = [
-        sys.executable, "-m", "refusalbench", "-m",
-        "name=sweeptest", "hydra/launcher=joblib", "hydra.launcher.n_jobs=2",
+        sys.executable, "-m", "refusalbench", "-m", "name=sweeptest", *launcher,
         "pipeline=evaluate", "dataset=refusalbench_nq", f"dataset.path={bench}",
         "model=openai_compatible", f"model.api_base={server.url}", "model.api_key_env=SWEEP_TEST_API_KEY",
-        "model.name=model-a,model-b", "reasoning=budget_0,budget_1024",
+        f"model.name={models}", "reasoning=budget_0,budget_1024",
         "judge=deterministic", "score.n_resamples=100",
         f"cache.dir={tmp_path / 'cache'}", f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}",
     ]
@@ -72,3 +74,18 @@ def test_joblib_sweep_parent_children_and_resume(tmp_path, test_server):
     assert second.returncode == 0, second.stderr[-3000:]
     assert len(test_server.requests) == calls  # no model call at all
     assert (second.stdout + second.stderr).count("skipping completed job") == 4
+
+
+def test_basic_launcher_sweep(tmp_path, test_server):
+    from mlflow.tracking import MlflowClient
+
+    test_server.set_responder(h.scripted(h.NQ_REPLIES))
+    bench = tmp_path / "bench.jsonl"
+    h.nq_benchmark().to_json(bench, orient="records", lines=True)
+    proc = run_sweep(tmp_path, test_server, bench, launcher=[], models="model-a")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    client = MlflowClient(f"sqlite:///{tmp_path / 'mlflow.db'}")
+    runs = client.search_runs([client.get_experiment_by_name("refusalbench").experiment_id])
+    children = [r for r in runs if "mlflow.parentRunId" in r.data.tags]
+    assert len(runs) == 3 and len(children) == 2
+    assert all("refusal_accuracy" in c.data.metrics for c in children)
