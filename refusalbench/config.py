@@ -248,5 +248,3 @@ def register_configs() -> None:
         OmegaConf.register_new_resolver("rb_dirname", safe_dirname)
     cs = ConfigStore.instance()
     cs.store(name="refusalbench_schema", node=RefusalBenchConfig)
-    cs.store(group="model", name="model_schema", node=ModelConfig)
-    cs.store(group="dataset", name="dataset_schema", node=DatasetConfig)
