@@ -45,6 +45,17 @@ CLASS_TO_CODE: Final[dict[str, str]] = {
 }
 CODE_TO_CLASS: Final[dict[str, str]] = {code: cls for cls, code in CLASS_TO_CODE.items()}
 
+#: The paper's short code names (spec B.1) -> the long codes the evaluation prompt lists.
+SHORT_CODES: Final[dict[str, str]] = {
+    "REFUSE_AMBIGUOUS": "REFUSE_AMBIGUOUS_QUERY",
+    "REFUSE_CONTRADICTORY": "REFUSE_CONTRADICTORY_CONTEXT",
+    "REFUSE_MISSING": "REFUSE_INFO_MISSING_IN_CONTEXT",
+    "REFUSE_INFO_MISSING": "REFUSE_INFO_MISSING_IN_CONTEXT",
+    "REFUSE_FALSE_PREMISE": "REFUSE_FALSE_PREMISE_IN_QUERY",
+    "REFUSE_GRANULARITY": "REFUSE_GRANULARITY_MISMATCH",
+    "REFUSE_NONFACTUAL": "REFUSE_NONFACTUAL_QUERY",
+}
+
 #: The seven codes a model may output, in the order the evaluation prompt lists them.
 REFUSAL_CODES: Final[tuple[str, ...]] = (*CLASS_TO_CODE.values(), REFUSE_OTHER)
 #: Labels that can be a ground truth (REFUSE_OTHER never is).

@@ -21,18 +21,9 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from refusalbench.taxonomy import REFUSAL_CODES, REFUSE_OTHER, TRUNCATED, UNSCORED
+from refusalbench.taxonomy import REFUSAL_CODES, REFUSE_OTHER, SHORT_CODES, TRUNCATED, UNSCORED
 
-#: The paper's short names (spec B.1) → the codes the evaluation prompt lists.
-SHORT_FORMS: dict[str, str] = {
-    "REFUSE_AMBIGUOUS": "REFUSE_AMBIGUOUS_QUERY",
-    "REFUSE_CONTRADICTORY": "REFUSE_CONTRADICTORY_CONTEXT",
-    "REFUSE_MISSING": "REFUSE_INFO_MISSING_IN_CONTEXT",
-    "REFUSE_INFO_MISSING": "REFUSE_INFO_MISSING_IN_CONTEXT",
-    "REFUSE_FALSE_PREMISE": "REFUSE_FALSE_PREMISE_IN_QUERY",
-    "REFUSE_GRANULARITY": "REFUSE_GRANULARITY_MISMATCH",
-    "REFUSE_NONFACTUAL": "REFUSE_NONFACTUAL_QUERY",
-}
+
 
 _SEP = r"(?:\\?_|-)"  # "_", markdown-escaped "\_", or "-"
 _EDGE_L = r"(?<![A-Za-z0-9])"
@@ -44,7 +35,7 @@ def _code_pattern(code: str) -> str:
 
 
 # Longest alternatives first, so REFUSE_INFO_MISSING_IN_CONTEXT wins over REFUSE_INFO_MISSING.
-_KNOWN = sorted([*REFUSAL_CODES, *SHORT_FORMS], key=len, reverse=True)
+_KNOWN = sorted([*REFUSAL_CODES, *SHORT_CODES], key=len, reverse=True)
 _KNOWN_RE = re.compile(_EDGE_L + "(" + "|".join(_code_pattern(c) for c in _KNOWN) + ")" + _EDGE_R, re.IGNORECASE)
 # An unlisted code-like token, written in capitals as the prompt's codes are (case-sensitive on purpose).
 _OTHER_RE = re.compile(_EDGE_L + r"(REFUSE(?:\\?_|-)[A-Z][A-Z]*(?:(?:\\?_|-)[A-Z]+)*)" + _EDGE_R)
@@ -75,7 +66,7 @@ def find_codes(text: str) -> list[CodeHit]:
     taken: list[tuple[int, int]] = []
     for m in _KNOWN_RE.finditer(text):
         canon = _canonical(m.group(1))
-        hits.append(CodeHit(SHORT_FORMS.get(canon, canon), m.group(1), m.start(1)))
+        hits.append(CodeHit(SHORT_CODES.get(canon, canon), m.group(1), m.start(1)))
         taken.append(m.span(1))
     for m in _OTHER_RE.finditer(text):
         if not any(s <= m.start(1) < e for s, e in taken):
