@@ -97,11 +97,15 @@ def build_tasks(
             levers = catalogue.names(*cell)
             if rr_levers and gen in rr_levers:
                 levers = rr_levers[gen](*cell) or levers
+            else:
+                levers = [n for n in levers if not catalogue.get(*cell, n).programmatic] or levers
             if mode == "round_robin":
                 rr[cell] = _round_robin(ids, levers, seed, gen, cell)
         for row, sid in zip(base_rows, ids):
             for cls, intensity in cells:
                 names = catalogue.names(cls, intensity)
+                if not (rr_levers and gen in rr_levers):  # model generators never see rule-only levers
+                    names = [n for n in names if not catalogue.get(cls, intensity, n).programmatic] or names
                 if mode == "llm_choice":
                     assigned, allowed = None, list(names)
                 elif mode == "fixed":
