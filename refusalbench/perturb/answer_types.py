@@ -148,6 +148,51 @@ def _capitalised_name(answer: str) -> bool:
     return bool(caps) and all(t[:1].isupper() or t[:1] in "'\"(" for t in caps)
 
 
+OFFICES = frozenset(
+    """president vice general speaker minister chancellor governor secretary senator attorney chairman chairperson
+    chief justice judge commissioner mayor captain lieutenant sergeant colonel major admiral officer director
+    committee council court assembly parliament""".split())
+ROYAL = frozenset("king emperor empress pope lord lady sir duke duchess".split())
+DEMONYMS = frozenset(
+    """french dutch english greek norman czech thai swiss welsh irish scots scottish british danish norwegian swedish
+    finnish italian german germans russian russians indian egyptian roman romans persian arab arabs arabic latin
+    allies axis american americans chinese japanese spanish portuguese polish turkish mexican canadian australian
+    african european asian""".split())
+_ABSTRACT = re.compile(r"(?:ing|ism|isms|tion|tions|ment|ness|ity|ology|ics)$", re.I)
+
+
+def is_demonym(answer: str) -> bool:
+    """A nationality or people word ("Danish", "Norwegians", "the Americans"), not a place or a person."""
+    words = [w for w in answer.lower().split() if w != "the"]
+    return len(words) == 1 and (words[0] in DEMONYMS or bool(re.search(r"(?:ish|ese|ans|eans|ians)$", words[0])))
+
+
+def person_name(answer: str) -> bool:
+    """Looks like the name of a person or a performing group: 1-4 capitalised words, no office title,
+    nationality, abstract noun, place or organisation word, digit or comma ("Stanton, Giancarlo")."""
+    if "," in answer or re.search(r"\d|[()\[\]\"/&]", answer):
+        return False
+    tokens = [t for t in answer.split() if t.lower() not in PARTICLES]
+    if not 1 <= len(tokens) <= 4 or not all(t[:1].isupper() for t in tokens):
+        return False
+    low = [t.lower().strip(".'") for t in tokens]
+    if set(low) & (OFFICES | ORG_WORDS | PLACE_WORDS) or all(w in ROYAL for w in low) or is_demonym(answer):
+        return False
+    if len(tokens) == 1 and ("-" in tokens[0] or "–" in tokens[0] or _ABSTRACT.search(tokens[0])):
+        return False  # "Austria-Hungary", "Sharecropping"
+    return True
+
+
+def well_formed(answer: str) -> bool:
+    """An answer string usable as a value: brackets and quotes paired, no leading conjunction or dangling punctuation."""
+    text = answer.strip()
+    if not text or text[0] in ",;:.)]-–" or text[-1] in ",;:([-–" or re.match(r"(?:or|and|but|nor)\s", text, re.I):
+        return False
+    if text.count("(") != text.count(")") or text.count("[") != text.count("]") or text.count('"') % 2:
+        return False
+    return text[0] not in "([\"" or text[-1] not in ")]\""
+
+
 def detect(answer: str, question: str = "") -> str:
     """The answer's type, given the question it answers (the question may be '')."""
     text = " ".join(str(answer).split())
@@ -167,10 +212,12 @@ def detect(answer: str, question: str = "") -> str:
         return ORGANISATION
     if words & ORG_WORDS and _capitalised_name(text):
         return ORGANISATION
+    if is_demonym(text):
+        return OTHER  # "Danish", "the Americans": a people or a language, not a place or a person
     if _PERSON_Q.search(question or "") and _capitalised_name(text):
         if words & ORG_WORDS or text.lower().startswith("the ") or len(text.split()) > 4:
             return ORGANISATION
-        return PERSON
+        return PERSON if person_name(text) else OTHER
     if _PLACE_Q.search(question or "") and _capitalised_name(text.removeprefix("in ").removeprefix("the ")):
         return PLACE
     if words & PLACE_WORDS and _capitalised_name(text):

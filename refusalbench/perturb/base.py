@@ -17,8 +17,8 @@ from typing import Callable, Optional, Sequence
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.distractors import DistractorPool, content_words
 from refusalbench.perturb.text import (
-    answer_pattern, balanced, contains, contains_any, join_sentences, lower_vocabulary, normalise_space,
-    split_sentences,
+    answer_pattern, balanced, capitalise, contains, contains_any, ends_sentence, join_sentences, lower_vocabulary,
+    normalise_space, split_sentences, starts_sentence, strip_stop,
 )
 
 QUERY, CONTEXT, BOTH, NOISE = "query", "context", "query+context", "noise"
@@ -73,9 +73,13 @@ class Item:
     title: Optional[str] = None
     anchor: Optional[str] = None
     atype: str = at.OTHER
+    raw_answers: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.answers = [normalise_space(a) for a in self.answers if normalise_space(str(a))]
+        self.raw_answers = [normalise_space(a) for a in self.answers if normalise_space(str(a))]
+        # "Louis Prima." → "Louis Prima": an answer's closing full stop is the sentence's, not the name's
+        # (kept after an abbreviation: "Jr.", "J."), so an edit of the name leaves the sentence its stop
+        self.answers = list(dict.fromkeys(strip_stop(a) for a in self.raw_answers))
         stated = [a for a in self.answers if any(contains(self.passages[i], a) for i in self.signal)]
         typed = [(a, at.detect(a, self.query)) for a in stated]
         # the first stated answer, preferring one of a definite type ("Sebastian Vettel" over "Ferrari driver ...")
@@ -163,16 +167,47 @@ def first_answer_sentence(item: Item, passage: str) -> tuple[list[str], int]:
 
 def starts_cleanly(sentence: str) -> bool:
     """True when the sentence starts like a sentence (capital, digit or opening quote)."""
-    s = sentence.lstrip("\"'“‘(")
-    return bool(s) and (s[0].isupper() or s[0].isdigit())
+    return starts_sentence(sentence)
+
+
+def embeddable(sentence: str) -> bool:
+    """False for a sentence opening with "That" ("That year ..."), which would read "states that that year"."""
+    return not re.match(r"[\"'“‘(]*that\b", sentence, re.I)
+
+
+def complete(sentence: str) -> bool:
+    """A whole sentence: it starts like one and ends with terminal punctuation (not a cut passage's edge)."""
+    return starts_sentence(sentence) and ends_sentence(sentence)
+
+
+def insert_after(sentences: Sequence[str], k: int, new: str) -> list[str]:
+    """`new` inserted after sentence `k`; NotApplicable when `k` is a passage's cut-off last fragment."""
+    if not ends_sentence(sentences[k]):
+        raise NotApplicable("the sentence is cut off at the end of the passage")
+    return list(sentences[:k + 1]) + [new] + list(sentences[k + 1:])
+
+
+def append_sentence(passage: str, new: str) -> str:
+    """`new` added after the passage's last complete sentence (before a cut-off final fragment)."""
+    sents = split_sentences(passage)
+    if not sents:
+        raise NotApplicable("the passage is empty")
+    if ends_sentence(sents[-1]):
+        return join_sentences(sents + [new])
+    if len(sents) < 2 or not ends_sentence(sents[-2]):
+        raise NotApplicable("the passage has no complete sentence to follow")
+    return join_sentences(sents[:-1] + [new, sents[-1]])
 
 
 def substitute(sentence: str, item: Item, value: str) -> str:
     """The sentence with the anchor and its aliases replaced by `value` (longest first).
 
-    An alias that contains the anchor keeps its extra words ("in New Mexico" → "in Canada"); an
-    occurrence followed by a capitalised word is part of a longer name ("The United Nations
-    Convention") and is left alone.
+    An alias that contains the anchor keeps its extra words ("in New Mexico" → "in Canada"). An
+    occurrence is left alone when it is part of a longer name ("The United Nations Convention"),
+    of a compound ("Lead–acid") or written as a common noun where a name would go in. The value is
+    fitted to its slot: no second preposition or article ("in in", "the the"), the replaced
+    alias's preposition kept ("in the Near East" → "in Toledo"), no "the" before a name that
+    takes none ("the Ludacris"), "a"/"an" agreeing, and a capital at a sentence start.
     """
     anchor = item.need_anchor()
     out = sentence
@@ -183,13 +218,90 @@ def substitute(sentence: str, item: Item, value: str) -> str:
         repl = value
         if a.lower() != anchor.lower() and contains(a, anchor):
             repl = answer_pattern(anchor).sub(lambda _m: value, a, count=1)
-        out = pat.sub(lambda m: m.group(0) if _NAME_GOES_ON.match(m.string, m.end()) else repl, out)
-    if item.atype == at.PERSON and value[:1].isupper():  # "the Kidz Bop Kids" → "Ludacris", not "the Ludacris"
-        out = re.sub(r"\b[Tt]he\s+(" + re.escape(value) + r")", r"\1", out)
+            # the alias's own article or preposition and the value's ("or the" + "the House ...") make one
+            repl = re.sub(r"\b(the|an?)\s+(?:the|an?)\s+", r"\1 ", repl, flags=re.I)
+            repl = re.sub(rf"\b({'|'.join(PREPOSITIONS)})\s+(?:{'|'.join(PREPOSITIONS)})\s+", r"\1 ", repl, flags=re.I)
+        out = replace_spans(out, pat, lambda text, m, r=repl: _fit(text, m, r, item, value))
     return out
 
 
+def replace_spans(text: str, pattern: re.Pattern[str], decide: Callable[[str, re.Match], Optional[tuple]]) -> str:
+    """`text` with each match of `pattern` replaced as `decide(text, match)` says: (start, replacement)
+    replaces text[start:match.end()] (start may reach back to take a word before it), (start,
+    replacement, end) up to `end`; None keeps the match."""
+    pieces, pos = [], 0
+    for m in pattern.finditer(text):
+        if m.start() < pos:
+            continue
+        choice = decide(text, m)
+        if choice is None or choice[0] < pos:
+            continue
+        start, repl, end = choice if len(choice) == 3 else (*choice, m.end())
+        pieces += [text[pos:start], repl]
+        pos = end
+    return "".join(pieces + [text[pos:]])
+
+
+PREPOSITIONS = frozenset("in on at from to by for with into near during since until till within across through under over "
+                         "throughout around".split())
+ARTICLES = frozenset({"the", "a", "an"})
 _NAME_GOES_ON = re.compile(r"\s+[A-Z][a-z]")
+_WORD_BEFORE = re.compile(r"(?:^|(?<=\s))([A-Za-z]+)\s+$")
+_SENTENCE_START = re.compile(r"(?:^|[.!?][\"'”’)]*\s+)[\"'“‘(]*$")
+
+
+def lead_word(phrase: str) -> str:
+    """The phrase's leading preposition or article, lower-cased ("" if none)."""
+    first = phrase.split(" ", 1)[0].lower()
+    return first if first in PREPOSITIONS | ARTICLES and " " in phrase else ""
+
+
+def in_compound(text: str, start: int, end: int) -> bool:
+    """True when text[start:end] is glued to a word by a hyphen, dash or slash ("Lead–acid", "pro-Tolkien")."""
+    return bool(re.search(r"\w[-–/]$", text[max(0, start - 2):start]) or re.match(r"[-–/]\w", text[end:end + 2]))
+
+
+def a_or_an(word: str) -> str:
+    """The indefinite article for a following word ("an" before a vowel sound, by spelling)."""
+    low = word.lower()
+    if re.match(r"(?:uni|use|usu|eu|one|once|ur)", low):
+        return "a"
+    if re.match(r"(?:hour|honou?r|honest|heir)", low) or re.match(r"(?:8|11|18)\b", low) or re.match(r"[aeiou]", low):
+        return "an"
+    return "a"
+
+
+def _fit(text: str, m: re.Match, repl: str, item: Item, value: str) -> Optional[tuple[int, str]]:
+    """(start, replacement) putting `repl` in the place of match `m`, or None to keep that occurrence."""
+    found = m.group(0)
+    if _NAME_GOES_ON.match(text, m.end()) or in_compound(text, m.start(), m.end()):
+        return None
+    if found[:1].islower() and value[:1].isupper() and item.need_anchor()[:1].isupper():
+        return None  # "lead sulfate" is no place for a name
+    before = text[:m.start()]
+    start = m.start()
+    prev = (w.group(1) if (w := _WORD_BEFORE.search(before)) else "").lower()
+    lead_found, lead_repl = lead_word(found), lead_word(repl)
+    if lead_repl and not lead_found and prev and (
+            (lead_repl in PREPOSITIONS and prev in PREPOSITIONS) or (lead_repl in ARTICLES and prev in ARTICLES)):
+        repl = repl.split(" ", 1)[1]  # "in" + "in Cherry Hill", "the" + "the Faroe Islands"
+    elif lead_found in PREPOSITIONS and not lead_repl:
+        repl = f"{found.split(' ', 1)[0]} {repl}"  # "in the Near East" → "in Toledo"
+    if prev == "the" and not lead_word(repl):
+        bare = item.atype == at.PERSON or item.pool.takes_article(value) is False
+        if bare and (w := _WORD_BEFORE.search(before)):
+            start = w.start(1)  # "the Kidz Bop Kids" → "Ludacris", not "the Ludacris"
+            before = text[:start]
+    elif prev in ("a", "an") and repl[:1].isalnum() and (w := _WORD_BEFORE.search(before)):
+        article = a_or_an(repl)
+        if w.group(1)[:1].isupper():
+            article = article.capitalize()
+        start = w.start(1)
+        before = text[:start]
+        repl = f"{article} {repl}"
+    if _SENTENCE_START.search(before):
+        repl = capitalise(repl)
+    return start, repl
 
 
 def restated(item: Item, value: str, max_words: int = 0) -> tuple[str, str]:
@@ -199,7 +311,11 @@ def restated(item: Item, value: str, max_words: int = 0) -> tuple[str, str]:
     sentence = sents[k]
     if not starts_cleanly(sentence):
         raise NotApplicable("the answer sentence starts mid-sentence (a cut passage)")
-    if max_words and len(sentence.split()) > max_words:
+    if not embeddable(sentence):
+        raise NotApplicable("the answer sentence opens with 'that', which cannot follow 'states that'")
+    if not ends_sentence(sentence) and not max_words:
+        raise NotApplicable("the answer sentence is cut off at the end of the passage")
+    if max_words and (len(sentence.split()) > max_words or not ends_sentence(sentence)):
         clause = answer_clause(sentence, item)
         if not clause or len(clause.split()) > max_words:
             raise NotApplicable(f"the answer sentence is longer than {max_words} words")
@@ -212,7 +328,8 @@ def restated(item: Item, value: str, max_words: int = 0) -> tuple[str, str]:
     return sentence, new
 
 
-_CLAUSE_BREAK = re.compile(r"[;:]\s+|,\s+(?=(?:which|who|whose|where|while|and|but|although|though|as|when)\b)")
+# clause ends: not ", and" / ", as", which as often close a list item or a phrase as a clause
+_CLAUSE_BREAK = re.compile(r"[;:]\s+|,\s+(?=(?:which|who|whose|where|while|but|although|though|when)\b)")
 
 
 def answer_clause(sentence: str, item: Item) -> Optional[str]:

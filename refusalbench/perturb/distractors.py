@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Sequence
 
 from refusalbench.perturb import answer_types as at
-from refusalbench.perturb.text import contains, contains_any, normalise_space
+from refusalbench.perturb.text import contains, contains_any, normalise_space, strip_stop
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,9 @@ STOPWORDS = FUNCTION_WORDS | frozenset(
     """who whom whose what which when where why how is are was were be been do does did has have had will
     would can could the this that these those and or not as it its his her their they he she there here
     name first last new most many much one two get got come came make made""".split())
+
+
+NEAR_YEARS = 10  # a year distractor is at most this far from the answer
 
 
 def _rows(base_table: Any) -> list[Mapping[str, Any]]:
@@ -90,28 +93,52 @@ class DistractorPool:
     values: dict[str, list[str]] = field(default_factory=dict)  # type -> sorted distinct answers
     by_question: dict[str, list[str]] = field(default_factory=dict)  # "type|question key" -> answers
     passages: list[tuple[str, str]] = field(default_factory=list)  # (source_id, passage), sorted
+    by_topic: dict[str, list[str]] = field(default_factory=dict)  # "type|content word of the question" -> answers
+    kinds: dict[str, str] = field(default_factory=dict)  # answer -> "individual" | "group" (people, from its passage)
+    articles: dict[str, bool] = field(default_factory=dict)  # answer -> whether its passage writes "the" before it
 
     @classmethod
     def from_base(cls, base_table: Any) -> "DistractorPool":
         """From a base table (DataFrame or iterable of row dicts with query/answers/context|passages)."""
         values: dict[str, set[str]] = {t: set() for t in at.TYPES}
         by_question: dict[str, set[str]] = {}
+        by_topic: dict[str, set[str]] = {}
         passages: set[tuple[str, str]] = set()
+        kinds: dict[str, str] = {}
+        articles: dict[str, bool] = {}
         for row in _rows(base_table):
             query = str(row.get("query") or row.get("question") or "")
-            for answer in _listify(row.get("answers")):
-                answer = normalise_space(str(answer))
-                if answer and len(answer) <= 80:
-                    atype = at.detect(answer, query)
-                    values[atype].add(answer)
-                    by_question.setdefault(f"{atype}|{question_key(query)}", set()).add(answer)
-                    by_question.setdefault(f"{atype}|{question_key(query, 1)}", set()).add(answer)
             sid = str(row.get("source_id", ""))
-            if row.get("context"):
-                passages.add((sid, normalise_space(str(row["context"]))))
-            passages.update((sid, normalise_space(str(p))) for p in _listify(row.get("passages")) if str(p).strip())
+            texts = [normalise_space(str(row["context"]))] if row.get("context") else []
+            texts += [normalise_space(str(p)) for p in _listify(row.get("passages")) if str(p).strip()]
+            passages.update((sid, t) for t in texts)
+            topic = content_words(query)
+            for answer in _listify(row.get("answers")):
+                answer = strip_stop(normalise_space(str(answer)))  # "2005." → "2005": the stop was its sentence's
+                if not answer or len(answer) > 80 or not at.well_formed(answer):
+                    continue
+                atype = at.detect(answer, query)
+                form = in_text_form(answer, texts)
+                if atype in (at.PERSON, at.PLACE, at.ORGANISATION) and form is not None and not name_part(form)[:1].isupper():
+                    continue  # the passage writes it as a common noun ("lead"), not a name
+                if atype == at.OTHER and form is not None and form[:1].islower() and answer[:1].isupper():
+                    answer = form  # a capitalised list entry that the passage writes in lower case
+                if atype == at.PERSON:
+                    kind = person_kind(answer, texts)
+                    if kind is None:
+                        continue  # not clearly a person or a group of performers
+                    kinds[answer] = kind
+                if atype in (at.PERSON, at.PLACE, at.ORGANISATION):
+                    article = takes_article(answer, texts)
+                    if article is not None:
+                        articles[answer] = article
+                values[atype].add(answer)
+                by_question.setdefault(f"{atype}|{question_key(query)}", set()).add(answer)
+                by_question.setdefault(f"{atype}|{question_key(query, 1)}", set()).add(answer)
+                for w in topic:
+                    by_topic.setdefault(f"{atype}|{w}", set()).add(answer)
         return cls({t: sorted(v) for t, v in values.items()}, {k: sorted(v) for k, v in by_question.items()},
-                   sorted(passages))
+                   sorted(passages), {k: sorted(v) for k, v in by_topic.items()}, kinds, articles)
 
     @classmethod
     def bundled(cls) -> "DistractorPool":
@@ -134,21 +161,47 @@ class DistractorPool:
             return self._pick_year(anchor, rng, answers, avoid)
         if atype == at.NUMBER:
             return self._pick_number(anchor, rng, answers, avoid)
-        key = shape_key(anchor)
+        form = in_text_form(anchor, avoid) or anchor
+        key = shape_key(form)
         qkey = question_key(query)
         alike = self.by_question.get(f"{atype}|{qkey}", []) if query else []
         if atype == at.OTHER and not re.search(r"[Cd]", key.split("|")[1]):
             # a common-noun answer ("altitude") is swapped only within a specific question kind
             return _draw(alike, rng, lambda c: shape_key(c) == key and _usable(c, answers, avoid)) \
                 if _specific(qkey) else None
+        if atype in (at.PERSON, at.PLACE, at.ORGANISATION) and not name_part(form)[:1].isupper():
+            return None  # the passage uses the answer as a common noun: no name fits in its place
+        kind = person_kind(anchor, avoid) if atype == at.PERSON else None
+        if atype == at.PERSON and kind is None:
+            return None
+        words = len(_name_words(anchor))
 
         def ok(c: str) -> bool:
-            return (atype != at.OTHER or shape_key(c) == key) and _usable(c, answers, avoid)
+            if atype == at.OTHER and shape_key(c) != key:
+                return False
+            if atype == at.PERSON and (self.kinds.get(c) != kind or (words > 1 and len(_name_words(c)) < 2)):
+                return False
+            return _usable(c, answers, avoid)
 
+        # answers to the questions sharing most content words with this one first, then answers to like questions
+        shared: dict[str, float] = {}  # weighted by how rare the shared word is ("nba" over "won")
+        for w in content_words(query):
+            group = self.by_topic.get(f"{atype}|{w}", [])
+            for c in group:
+                shared[c] = round(shared.get(c, 0.0) + 1.0 / len(group), 6)
+        tiers = [sorted(c for c, n in shared.items() if n == k) for k in sorted(set(shared.values()), reverse=True)]
         if atype == at.OTHER:  # a mixed bag: stay with answers to questions that open the same way
-            first = self.by_question.get(f"{atype}|{question_key(query, 1)}", []) if query else []
-            return _draw(alike, rng, ok) or _draw(first, rng, ok)
-        return _draw(alike, rng, ok) or _draw(self.values.get(atype, []), rng, ok)
+            first = set(self.by_question.get(f"{atype}|{question_key(query, 1)}", []) if query else [])
+            tiers = [[c for c in tier if c in first] for tier in tiers] + [alike, sorted(first)]
+        elif query:
+            tiers.append(alike)
+        else:  # no question to match: any value of the type
+            tiers = [self.values.get(atype, [])]
+        return next((v for tier in tiers if tier and (v := _draw(tier, rng, ok))), None)
+
+    def takes_article(self, value: str) -> Optional[bool]:
+        """Whether `value` is written after "the" in its own passage (None when unknown)."""
+        return self.articles.get(value)
 
     def unrelated_passage(self, rng: random.Random, source_id: str, query: str, answers: Sequence[str],
                           avoid: Sequence[str] = ()) -> Optional[str]:
@@ -168,7 +221,7 @@ class DistractorPool:
         year = at.parse_year(anchor)
         if year is None:
             return None
-        pool_years = sorted({y for v in self.values.get(at.YEAR, []) if (y := at.parse_year(v)) and 0 < abs(y - year) <= 40})
+        pool_years = sorted({y for v in self.values.get(at.YEAR, []) if (y := at.parse_year(v)) and 0 < abs(y - year) <= NEAR_YEARS})
         options = [_swap_year(anchor, year, y) for y in pool_years]
         options += [_swap_year(anchor, year, year + d) for d in (-7, -5, -3, -2, 2, 3, 4, 6) if year + d <= 2030]
         return _first_usable(options, len(pool_years), rng, answers, avoid)
@@ -181,7 +234,8 @@ class DistractorPool:
         options = []
         for d in parsed:
             day = d.day or date.day or 1
-            year = d.year or date.year
+            # a rival date stays within a few years of the real one (not a 1923 release for a 2017 film)
+            year = d.year if d.year and date.year and abs(d.year - date.year) <= NEAR_YEARS // 3 else date.year
             options.append(at.DateValue(d.month, min(day, 28), year, date.form).format())
         n_pool = len(options)
         for dm, dd, dy in ((1, 3, 0), (-2, 5, 1), (4, -9, -1), (0, 11, 2), (-5, 2, -3), (6, 0, 1)):
@@ -203,6 +257,68 @@ class DistractorPool:
         taken = {n.magnitude for a in answers if (n := at.parse_number(str(a)))}
         options = [o if (p := at.parse_number(o)) and p.magnitude not in taken else "" for o in options]
         return _first_usable(options, n_pool, rng, answers, avoid)
+
+
+def name_part(phrase: str) -> str:
+    """The phrase without its leading function words ("in the Near East" → "Near East")."""
+    words = phrase.split()
+    while len(words) > 1 and words[0].lower() in FUNCTION_WORDS:
+        words.pop(0)
+    return " ".join(words)
+
+
+def in_text_form(answer: str, texts: Sequence[str]) -> Optional[str]:
+    """`answer` as the first of `texts` holding it writes it (its casing there), or None."""
+    from refusalbench.perturb.text import answer_pattern
+
+    pat = answer_pattern(answer)
+    for text in texts if pat else ():
+        m = pat.search(text)
+        if m:
+            return normalise_space(m.group(0))
+    return None
+
+
+_GROUP_NOUN = r"(?:band|group|duo|trio|quartet|quintet|ensemble|orchestra|choir|team|club|boy band|girl group)"
+
+
+def _name_words(name: str) -> list[str]:
+    return [t for t in name.replace(",", " ").split() if t.lower() not in at.PARTICLES]
+
+
+def person_kind(name: str, texts: Sequence[str]) -> Optional[str]:
+    """"group" (a band, team, ...), "individual" (a person), or None when the name does not look like either.
+
+    A group when the passages put a group noun right before the name ("rock band Cheap Trick") or
+    describe it as one ("Pink Floyd were an English rock band"), or the name opens with "The".
+    """
+    if not at.person_name(name):
+        return None
+    pat = at_pattern(name)
+    hay = " ".join(t for t in texts if pat.search(t))
+    if name.lower().startswith("the ") or takes_article(name, texts) or re.search(
+            rf"\b{_GROUP_NOUN},?\s+(?:called\s+|named\s+)?{pat.pattern}|{pat.pattern}(?:\s+\([^()]*\))?,?\s+"
+            rf"(?:(?:is|are|was|were)\s+)?(?:an?|the)\s+(?:[\w'-]+\s+){{0,4}}{_GROUP_NOUN}\b", hay, re.I):
+        return "group"
+    return "individual"
+
+
+def at_pattern(name: str) -> re.Pattern[str]:
+    from refusalbench.perturb.text import answer_pattern
+
+    return answer_pattern(name) or re.compile(r"(?!)")
+
+
+def takes_article(name: str, texts: Sequence[str]) -> Optional[bool]:
+    """Whether the passages write "the" before the name (most occurrences), None if it does not occur."""
+    if name.lower().startswith("the "):
+        return True
+    pat = at_pattern(name)
+    hits = [m for t in texts for m in pat.finditer(t)]
+    if not hits:
+        return None
+    with_the = sum(1 for m in hits if re.search(r"\bthe\s+$", m.string[max(0, m.start() - 5):m.start()], re.I))
+    return with_the * 2 > len(hits)
 
 
 def _draw(candidates: Sequence[str], rng: random.Random, ok, tries: int = 64) -> Optional[str]:

@@ -101,10 +101,10 @@ def violations(item: Item, out: Proposal, cls: str, intensity: str) -> list[str]
         if cls in CONTEXT_ONLY_MULTI - {tx.CONTRADICTION} and (query_changed or not changed):
             bad.append(f"{cls} must edit the signal passages and not the query")
     if cls == tx.MISSING_INFO and intensity != tx.LOW:
-        if any(contains_any(p, item.answers) or raw_contains_any(p, item.answers) for p in out.passages):
+        if any(contains_any(p, item.answers) or raw_contains_any(p, item.raw_answers) for p in out.passages):
             bad.append("an answer string survives")
-    if intensity == tx.LOW and any(contains_any(p, item.answers) for p in item.passages):
-        if not any(contains_any(p, item.answers) for p in out.passages):
+    if intensity == tx.LOW and any(contains_any(p, item.raw_answers) for p in item.passages):
+        if not any(contains_any(p, item.raw_answers) for p in out.passages):
             bad.append("a LOW item must keep an answer string")
     return bad
 

@@ -8,8 +8,8 @@ signal passage that states the answer.
 from __future__ import annotations
 
 from refusalbench import taxonomy as tx
-from refusalbench.perturb.base import BOTH, CONTEXT, Item, Proposal, lever, restated
-from refusalbench.perturb.text import as_question, embed, end_sentence, lower_first, question_body, split_sentences
+from refusalbench.perturb.base import BOTH, CONTEXT, Item, Proposal, append_sentence, lever, restated
+from refusalbench.perturb.text import as_question, embed, end_sentence, lower_first, question_body
 
 AM = tx.AMBIGUITY
 MAX_WORDS = 60
@@ -36,7 +36,7 @@ PARODY_QUERY = ("Setting aside the parody of the same name, {q}", "Leaving aside
 
 
 def _append(item: Item, sentence: str) -> list[str]:
-    return item.edit_signal(lambda p: " ".join(split_sentences(p) + [sentence]))
+    return item.edit_signal(lambda p: append_sentence(p, sentence))
 
 
 def _namesake(item: Item, templates: tuple[str, ...], titled: tuple[str, ...]) -> tuple[str, str]:

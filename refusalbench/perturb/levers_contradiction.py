@@ -12,7 +12,7 @@ import re
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
-from refusalbench.perturb.base import NOISE, Item, NotApplicable, Proposal, lever, rebuild, restated
+from refusalbench.perturb.base import NOISE, Item, NotApplicable, Proposal, complete, embeddable, insert_after, lever, rebuild, restated
 from refusalbench.perturb.distractors import with_value
 from refusalbench.perturb.text import contains_any, embed, end_sentence, split_sentences
 
@@ -51,7 +51,7 @@ def place(item: Item, anchor_sentence: str, statement: str, standalone: str) -> 
     sents = split_sentences(item.passages[0])
     pos = sents.index(anchor_sentence) if anchor_sentence in sents else next(
         (i for i, s in enumerate(sents) if anchor_sentence.rstrip(".") in s), len(sents) - 1)
-    return [rebuild(sents[:pos + 1] + [statement] + sents[pos + 1:])]
+    return [rebuild(insert_after(sents, pos, statement))]
 
 
 def _denial(item: Item, template: str, alone: str, reason: str) -> Proposal:
@@ -61,6 +61,8 @@ def _denial(item: Item, template: str, alone: str, reason: str) -> Proposal:
     k = next((i for i, s in enumerate(sents) if contains_any(s, item.answers)), None)
     if k is None:
         raise NotApplicable("no single sentence states the answer")
+    if not complete(sents[k]):
+        raise NotApplicable("the answer sentence is cut off by the passage's edge")
     statement = end_sentence(template.format(a=item.anchor_text))
     standalone = end_sentence(alone.format(S=sents[k], a=item.anchor_text))
     return Proposal(item.query, place(item, sents[k], statement, standalone), reason)
@@ -70,8 +72,8 @@ def _conflict(item: Item, value: str, templates, reason: str, alone: str = "") -
     """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage."""
     original, new = restated(item, value, MAX_WORDS)
     template = item.rng.choice(templates) if isinstance(templates, tuple) else templates
-    statement = end_sentence(template.format(s=embed(new, item.vocabulary), a=item.need_anchor()))
-    standalone = end_sentence(alone.format(S=end_sentence(new), a=item.need_anchor())) if alone else statement
+    statement = end_sentence(template.format(s=embed(new, item.vocabulary), a=item.anchor_text))
+    standalone = end_sentence(alone.format(S=end_sentence(new), a=item.anchor_text)) if alone else statement
     return Proposal(item.query, place(item, original, statement, standalone), reason.format(v=value))
 
 
@@ -189,7 +191,7 @@ def peripheral_clash(item: Item) -> Proposal:
     passage = item.passages[item.answer_passages()[0]]
     sents = split_sentences(passage)
     options = [(i, m) for i, s in enumerate(sents) if not contains_any(s, item.answers)
-               for m in _PERIPHERAL_YEAR.finditer(s) if s[:1].isupper()]
+               for m in _PERIPHERAL_YEAR.finditer(s) if complete(s) and embeddable(s)]
     if not options:
         raise NotApplicable("no non-answer sentence carries a year to disagree about")
     i, m = item.rng.choice(options)

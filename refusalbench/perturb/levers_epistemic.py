@@ -8,7 +8,7 @@ original question; context-side levers recast the answer sentences as opinion.
 from __future__ import annotations
 
 from refusalbench import taxonomy as tx
-from refusalbench.perturb.base import CONTEXT, QUERY, Item, NotApplicable, Proposal, lever, rebuild, sentences_with
+from refusalbench.perturb.base import CONTEXT, QUERY, Item, NotApplicable, Proposal, complete, embeddable, lever, rebuild, sentences_with
 from refusalbench.perturb.text import as_question, contains_any, embed, end_sentence, lower_first, question_body, split_sentences
 
 EP = tx.EPISTEMIC
@@ -81,8 +81,8 @@ def _recast(item: Item, templates: tuple[str, ...], every: bool) -> list[str]:
         if not hits:
             return passage
         for k in hits if every else hits[:1]:
-            if not sents[k][:1].isupper():
-                raise NotApplicable("an answer sentence starts mid-sentence (a cut passage)")
+            if not complete(sents[k]) or not embeddable(sents[k]):
+                raise NotApplicable("an answer sentence is cut off by the passage's edge")
             sents[k] = end_sentence(item.rng.choice(templates).format(s=embed(sents[k], item.vocabulary)))
         return rebuild(sents)
 

@@ -12,10 +12,13 @@ import re
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
-from refusalbench.perturb.base import CONTEXT, QUERY, Item, NotApplicable, Proposal, lever, rebuild, sentences_with
-from refusalbench.perturb.coarsen import coarsen_passage, decade, role
+from refusalbench.perturb.base import (
+    ARTICLES, CONTEXT, PREPOSITIONS, QUERY, _SENTENCE_START, _WORD_BEFORE, Item, NotApplicable, Proposal, in_compound, insert_after, lever, rebuild,
+    sentences_with,
+)
+from refusalbench.perturb.coarsen import _POSSESSIVES, coarsen_passage, decade, name_slot_ok, region_of, role
 from refusalbench.perturb.levers_missing import name_tokens
-from refusalbench.perturb.text import answer_pattern, as_question, contains, question_body, split_sentences
+from refusalbench.perturb.text import answer_pattern, as_question, capitalise, contains, question_body, split_sentences
 
 GR = tx.GRANULARITY
 _WHEN = re.compile(r"^when\b", re.I)
@@ -100,6 +103,8 @@ def _one_step(item: Item) -> tuple[str, str]:
         d = at.parse_date(anchor)
         if d is None or d.year is None:
             raise NotApplicable("the date has no year")
+        if d.day is None:
+            return f"a month in {d.year}", "That month was"
         return f"a date in {d.year}", "That date was"
     if item.atype == at.YEAR and not anchor.lower().startswith("in "):
         return f"a year in {decade(at.parse_year(anchor))}", "That year was"
@@ -108,6 +113,8 @@ def _one_step(item: Item) -> tuple[str, str]:
         return member, definite.capitalize() + " was"
     if item.atype == at.ORGANISATION:
         return "an organisation", "That organisation was"
+    if item.atype == at.PLACE:
+        return "a place in {region}", "That place was"  # the region comes from the passage ("Tulsa, Oklahoma")
     raise NotApplicable(f"no one-step coarser wording for a {item.atype} answer")
 
 
@@ -124,11 +131,31 @@ def one_step_away(item: Item) -> Proposal:
         k = hits[0]
         wider = [a for a in sorted(item.aliases(), key=len, reverse=True) if contains(sents[k], a)]
         pat = answer_pattern(wider[0] if wider else anchor)
-        if re.search(pat.pattern + r"-", sents[k], re.I) or pat.match(sents[k]):
+        phrase = coarse
+        if item.atype == at.PLACE:
+            found = region_of(item, sents[k])
+            if not found or found[0] == found[1]:
+                raise NotApplicable("the passage names no larger region for the place")
+            pat, phrase = answer_pattern(found[0]), coarse.format(region=found[1])
+        m = pat.search(sents[k])
+        before, after = sents[k][:m.start()], sents[k][m.end():]
+        if in_compound(sents[k], m.start(), m.end()) or (pat.match(sents[k]) and item.atype not in (at.PERSON, at.ORGANISATION)):
             raise NotApplicable("the answer opens the sentence or is part of a compound")
-        sents[k] = pat.sub(lambda _m: coarse, sents[k], count=1)
-        sents.insert(k + 1, f"{definite} {anchor}.")
-        return rebuild(sents)
+        w = _WORD_BEFORE.search(before)
+        prev = w.group(1).lower() if w else ""
+        if prev in ARTICLES | _POSSESSIVES or re.search(r"'s\s+$", before):
+            raise NotApplicable("the answer is a modifier (\"a 1967 film\"), not a phrase of its own")
+        if item.atype in (at.DATE, at.YEAR) and w and w.group(1)[:1].isupper() and prev not in PREPOSITIONS \
+                and not _SENTENCE_START.search(before[:w.start(1)]):
+            raise NotApplicable("the year is part of a name (\"Housing Act 1980\")")
+        if item.atype == at.DATE and prev == "in" and coarse.startswith("a date"):
+            before = re.sub(r"\b([Ii])n(\s+)$", lambda x: ("O" if x.group(1) == "I" else "o") + "n" + x.group(2), before)  # on a date
+        if item.atype == at.ORGANISATION and re.match(r"\s+(?:have|are|were)\b", after):
+            raise NotApplicable("the name takes a plural verb, which 'an organisation' does not")
+        if item.atype in (at.PERSON, at.ORGANISATION) and not name_slot_ok(before, after):
+            raise NotApplicable("the name stands where no description fits (after a noun, before an aside)")
+        sents[k] = before + (capitalise(phrase) if not before.strip() else phrase) + after
+        return rebuild(insert_after(sents, k, f"{definite} {anchor.rstrip('.')}."))
 
     passages = item.edit_signal(edit)
     return Proposal(item.query, passages, f"Stated the fact as '{coarse}' and gave the exact value in the next sentence.")

@@ -9,9 +9,12 @@ import re
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
-from refusalbench.perturb.base import CONTEXT, Item, NotApplicable, Proposal, lever, rebuild, sentences_with
+from refusalbench.perturb.base import (
+    _SENTENCE_START, _WORD_BEFORE, ARTICLES, CONTEXT, Item, NotApplicable, Proposal, complete, lever, rebuild, replace_spans,
+    sentences_with,
+)
 from refusalbench.perturb.distractors import STOPWORDS
-from refusalbench.perturb.text import LOWERABLE, answer_pattern, capitalise, contains, contains_any, split_sentences, tidy
+from refusalbench.perturb.text import LOWERABLE, answer_pattern, balanced, capitalise, contains, contains_any, split_sentences, tidy
 
 MI = tx.MISSING_INFO
 STAND_IN = {at.PERSON: "a certain person", at.ORGANISATION: "a certain organisation", at.PLACE: "a certain place"}
@@ -26,7 +29,19 @@ def _drop(passage: str, doomed) -> str:
         return passage
     if not kept:
         raise NotApplicable("deleting those sentences would leave the passage empty")
+    if not all(balanced(s) for s in sents if doomed(s)):
+        raise NotApplicable("a sentence to delete opens or closes a bracket or quotation that goes on")
     return rebuild(kept)
+
+
+def whole_sentences(passage: str) -> str:
+    """The passage without a cut-off first or last sentence."""
+    sents = split_sentences(passage)
+    while sents and not complete(sents[0]):
+        sents.pop(0)
+    while sents and not complete(sents[-1]):
+        sents.pop()
+    return rebuild(sents)
 
 
 def _proposal(item: Item, passages: list[str], what: str) -> Proposal:
@@ -51,15 +66,27 @@ def has_token(text: str, tokens: list[str]) -> bool:
 
 
 def _mask(text: str, answers: list[str], stand_in: str, tokens: list[str] = ()) -> str:
-    """Answers (any case) and name tokens (exact case) replaced by `stand_in`; repeats collapsed."""
-    for term in sorted(set(answers), key=len, reverse=True):
-        pat = answer_pattern(term)
-        if pat:
-            text = pat.sub(lambda _m: stand_in, text)
-    for w in tokens:
-        text = re.sub(rf"(?<!\w){re.escape(w)}(?!\w)", stand_in, text)
-    text = re.sub(rf"(?:{re.escape(stand_in)})(?:\s+{re.escape(stand_in)})+", stand_in, text)
-    return rebuild(capitalise(s) for s in split_sentences(tidy(text)))
+    """Answers (any case) and name tokens (exact case) replaced by `stand_in`; repeats collapsed.
+
+    An article right before the answer goes with it ("the President" → "a certain person", not
+    "the a certain person"), and a stand-in opening a sentence is capitalised.
+    """
+    alternatives = [p.pattern for p in (answer_pattern(t) for t in sorted(set(answers), key=len, reverse=True)) if p]
+    alternatives += [rf"(?-i:(?<!\w){re.escape(w)}(?!\w))" for w in tokens]
+    if not alternatives:
+        return text
+    union = re.compile("|".join(f"(?:{a})" for a in alternatives), re.I)
+
+    def decide(t: str, m: re.Match) -> tuple[int, str]:
+        start = m.start()
+        w = _WORD_BEFORE.search(t[:start])
+        if w and w.group(1).lower() in ARTICLES:
+            start = w.start(1)
+        return start, capitalise(stand_in) if _SENTENCE_START.search(t[:start]) else stand_in
+
+    text = replace_spans(text, union, decide)
+    text = re.sub(rf"({re.escape(stand_in)})(?:,?\s+(?:and\s+|or\s+)?{re.escape(stand_in)})+", r"\1", text, flags=re.I)
+    return tidy(text)
 
 
 # -- MEDIUM ------------------------------------------------------------------------------------
@@ -96,7 +123,9 @@ def missing_temporal_adjunct(item: Item) -> Proposal:
                 continue
             text = re.sub(_TEMPORAL_PREP + body.pattern, "", text, flags=re.I)
             text = re.sub(r"\(\s*born\s+" + body.pattern + r"\s*\)", "", text, flags=re.I)
-        return rebuild(capitalise(s) for s in split_sentences(tidy(text)))
+        # a cut opening phrase leaves ", the Roosevelt administration ...": drop the comma, capitalise
+        text = re.sub(r"(^|[.!?][\"'”’)]*\s+),\s*(\w)", lambda x: x.group(1) + x.group(2).upper(), tidy(text))
+        return text
 
     passages = item.edit_signal(cut)
     return _proposal(item, passages, "Removed the time expression that answers the 'when' question, keeping the rest of each sentence.")
@@ -143,8 +172,11 @@ def irrelevant_context(item: Item) -> Proposal:
         other = item.pool.unrelated_passage(item.rng, item.source_id, item.query, item.answers, avoid=used)
         if other is None:
             raise NotApplicable("the distractor pool has no passage on an unrelated topic")
-        edited[i] = other
         used.append(other)
+        whole = whole_sentences(other)  # a retrieved chunk starts and ends mid-sentence: keep its whole sentences
+        if len(whole.split()) < 25 or not balanced(whole):
+            raise NotApplicable("the unrelated passage has too few whole sentences")
+        edited[i] = whole
     return _proposal(item, item.with_passages(edited), "Replaced the passage with one about an unrelated topic from another question.")
 
 
@@ -156,7 +188,7 @@ def _drop_one(item: Item, choose) -> list[str]:
 
     def edit(passage: str) -> str:
         sents = split_sentences(passage)
-        options = [i for i in choose(sents) if i > 0 and not contains_any(sents[i], item.answers)]
+        options = [i for i in choose(sents) if i > 0 and not contains_any(sents[i], item.answers) and balanced(sents[i])]
         if not options or not sentences_with(sents, item.answers):
             return passage
         k = item.rng.choice(options)

@@ -13,7 +13,8 @@ from typing import Iterable, Sequence
 
 ABBREVIATIONS = frozenset(
     """mr mrs ms dr prof st sr jr mt ft gen col lt sgt capt cmdr adm gov sen rep rev hon pres vs etc
-    inc ltd co corp bros dept univ assn approx est no nos vol vols fig pp ed eds al ca cf viz incl esp
+    inc ltd co corp bros dept univ assn approx est no nos vol vols fig pp ed eds al ca cf viz incl esp pt messrs mme
+    mlle fr rt
     jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thurs fri sat sun""".split()
 )
 # A period may end a sentence only if it is followed by space and an opening capital/digit/quote.
@@ -23,6 +24,7 @@ _SPACES = re.compile(r"[ \t\u00a0\u2009\u202f]+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?)\]])")
 _SPACE_AFTER_OPEN = re.compile(r"([(\[])\s+")
 _REPEATED_COMMA = re.compile(r",\s*,+")
+_DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
 FINAL = (".", "!", "?", ".\"", ".'", "!\"", "?\"", ".”", "?”", ".)")
 
 LOWERABLE = frozenset(
@@ -37,7 +39,7 @@ LOWERABLE = frozenset(
 )
 
 
-def _is_abbreviation(token: str) -> bool:
+def is_abbreviation(token: str) -> bool:
     """True for a token ending in '.' that does not end a sentence (abbreviation, initial, decimal)."""
     word = token.rstrip(".").lstrip("(\"'“‘[")
     if not word:
@@ -51,6 +53,16 @@ def _is_abbreviation(token: str) -> bool:
     return word.lower() in ABBREVIATIONS
 
 
+def strip_stop(answer: str) -> str:
+    """The answer without trailing commas/semicolons and without a final full stop that is not an abbreviation's."""
+    text = answer.rstrip(" ,;:")
+    if text.count("(") != text.count(")"):  # "(Bill Pullman": a bracket cut off with the answer
+        text = text.strip("() ")
+    if text.endswith(".") and not is_abbreviation(text.rsplit(" ", 1)[-1]):
+        text = text.rstrip(".").rstrip()
+    return text or answer
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of `text` (whitespace inside each collapsed), in order; '' gives []."""
     text = normalise_space(text)
@@ -62,7 +74,7 @@ def split_sentences(text: str) -> list[str]:
         if m.group(1) == ".":
             before = _TOKEN_BEFORE.search(text, 0, m.start(1) + 1)
             token = before.group(1) if before else ""
-            if _is_abbreviation(token):
+            if is_abbreviation(token):
                 continue
             if text[m.end(3):m.end(3) + 1].isdigit() and re.fullmatch(r"[A-Z][A-Za-z]{0,2}\.", token):
                 continue  # "KV. 550", "Op. 27": a catalogue label before its number
@@ -94,6 +106,7 @@ def tidy(text: str) -> str:
     text = _SPACE_AFTER_OPEN.sub(r"\1", text)
     text = re.sub(r"\(\s*\)|\[\s*\]", "", text)
     text = re.sub(r",\s*([.;:!?])", r"\1", text)
+    text = _DOUBLE_STOP.sub(".", text)  # "Jr." closing a sentence: "Jr..", not an ellipsis
     return normalise_space(text)
 
 
@@ -116,6 +129,8 @@ def embed(sentence: str, vocabulary: frozenset[str] | set[str] = frozenset()) ->
     s = sentence.strip().rstrip(".!?;:").rstrip()
     first, _, after = s.partition(" ")
     word = first.strip(",;:")
+    if word in ("A", "An") and after[:1].islower():  # "A total of 49 ..." → "a total of 49 ..."
+        return word.lower() + s[len(word):]
     name_goes_on = after[:1].isupper() or after[:1].isdigit()
     if word[:1].isupper() and word[1:].islower() and word.isalpha() and (not name_goes_on or word.lower() in LOWERABLE):
         low = word.lower()
@@ -127,6 +142,17 @@ def embed(sentence: str, vocabulary: frozenset[str] | set[str] = frozenset()) ->
 def lower_vocabulary(text: str) -> frozenset[str]:
     """Words that occur in lower case in `text` (evidence that a capitalised one is not a name)."""
     return frozenset(re.findall(r"\b[a-z][a-z']+\b", text))
+
+
+def ends_sentence(text: str) -> bool:
+    """True when `text` ends with terminal punctuation (before any closing quote or bracket)."""
+    return text.rstrip().rstrip("\"'”’)]").endswith((".", "!", "?"))
+
+
+def starts_sentence(text: str) -> bool:
+    """True when `text` starts like a sentence: a capital or a digit, after any opening quote/bracket."""
+    s = text.lstrip("\"'“‘([")
+    return bool(s) and (s[0].isupper() or s[0].isdigit())
 
 
 def end_sentence(text: str, mark: str = ".") -> str:

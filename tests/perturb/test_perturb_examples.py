@@ -37,11 +37,11 @@ TAIL = " A sequel, Deadpool 3, is in development."
      "Deadpool 2 is scheduled to be released in the United States on a date in 2018. That date was May 18, 2018." + TAIL),
     (DEADPOOL, tx.CONTRADICTION, tx.MEDIUM, "Dual-authoritative Dates", None,
      "Deadpool 2 is scheduled to be released in the United States on May 18, 2018. However, an equally authoritative "
-     "source states that Deadpool 2 is scheduled to be released in the United States on July 18, 2008." + TAIL),
+     "source states that Deadpool 2 is scheduled to be released in the United States on July 18, 2018." + TAIL),
     (DEADPOOL, tx.AMBIGUITY, tx.HIGH, "Pure Homonymy Clash", None,
      "Deadpool 2 is scheduled to be released in the United States on May 18, 2018." + TAIL + ' The name "Deadpool 2" '
      "also belongs to an entirely unrelated subject, for which the record states that Deadpool 2 is scheduled to be "
-     "released in the United States on July 18, 2008."),
+     "released in the United States on July 18, 2018."),
     (HOBBIT, tx.MISSING_INFO, tx.MEDIUM, "Placeholder Entity Substitution", None,
      "The Hobbit was written by a certain person. It appeared in 1937."),
     (HOBBIT, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb", "Which empty box wrote the hobbit?", None),

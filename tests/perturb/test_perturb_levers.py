@@ -21,7 +21,8 @@ from refusalbench.perturb import (
 from refusalbench.perturb.text import contains_any, is_clean, raw_contains_any, split_sentences
 
 MIN_COVERAGE_SINGLE = 0.7
-MIN_COVERAGE_MULTI = {tx.GRANULARITY: 0.35}  # context-only coarsening needs a date, number, person or place answer
+MIN_COVERAGE_MULTI = {tx.GRANULARITY: 0.25}  # context-only coarsening needs a date, number, person or place answer
+# in a slot a coarser description fits (issue 7: not applicable rather than nonsense such as "rock band a recording artist")
 
 
 @pytest.fixture(scope="module")
