@@ -17,11 +17,13 @@ from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
+from refusalbench import tracking
 from refusalbench.config import RefusalBenchConfig, register_configs
 from refusalbench.context import RunContext
 from refusalbench.errors import UserError
+from refusalbench.generation.estimate import DryRunComplete
 from refusalbench.paths import CONF_DIR
-from refusalbench.stages import STAGE_ORDER, StageNotBuilt, load_stage
+from refusalbench.stages import STAGE_ORDER, load_stage
 from refusalbench.tracking.callback import DONE_MARKER
 
 log = logging.getLogger("refusalbench")
@@ -58,35 +60,15 @@ def ordered_stages(names: list[str]) -> list[str]:
 def run_pipeline(cfg: RefusalBenchConfig, run_dir: Path) -> RunContext:
     """Run the configured stages in order; returns the context (with the paths written)."""
     ctx = RunContext(cfg=cfg, run_dir=run_dir)
-    stages = ordered_stages(cfg.pipeline.stages)
-    missing = []
-    for name in stages:
-        try:
-            load_stage(name)
-        except StageNotBuilt:
-            missing.append(name)
-    if missing:
-        raise StageNotBuilt(
-            f"This pipeline needs the stage(s) {', '.join(missing)}, which are not built yet in this version "
-            f"of RefusalBench. Stages available now: "
-            f"{', '.join(s for s in STAGE_ORDER if _exists(s)) or 'none'}."
-        )
+    modules = [(name, load_stage(name)) for name in ordered_stages(cfg.pipeline.stages)]
     try:
-        for name in stages:
+        for name, module in modules:
             log.info("stage %s: start", name)
-            load_stage(name).run(ctx)
+            module.run(ctx)
             log.info("stage %s: done", name)
     finally:
         ctx.close()
     return ctx
-
-
-def _exists(name: str) -> bool:
-    try:
-        load_stage(name)
-        return True
-    except StageNotBuilt:
-        return False
 
 
 def print_summary(ctx: RunContext, tracker=None) -> None:
@@ -97,14 +79,6 @@ def print_summary(ctx: RunContext, tracker=None) -> None:
         lines.append(f"  MLflow run: {tracker.run_id} (experiment {ctx.cfg.tracking.experiment!r}, store {tracker.uri})")
         lines.append(f"  Open the MLflow UI: {tracker.ui_hint()}")
     print("\n".join(lines))
-
-
-def _dry_run_complete() -> type[BaseException]:
-    try:
-        from refusalbench.generation.estimate import DryRunComplete
-    except ImportError:  # the generation package is optional for evaluation-only installs
-        return type("NoDryRun", (Exception,), {})
-    return DryRunComplete
 
 
 @hydra.main(config_path=str(CONF_DIR), config_name="config", version_base="1.3")
@@ -119,14 +93,12 @@ def _hydra_main(cfg: DictConfig) -> None:
     status = "FAILED"
     try:
         typed = validate(cfg)
-        from refusalbench import tracking
-
         resolved = OmegaConf.to_container(cfg, resolve=True)
         sweep_dir = Path(hydra_cfg.sweep.dir) if multirun else None
         tracker = tracking.start_job(typed, resolved, run_dir, run_name=_run_name(hydra_cfg, typed), sweep_dir=sweep_dir)
         try:
             ctx = run_pipeline(typed, run_dir)
-        except _dry_run_complete() as done:
+        except DryRunComplete as done:
             status = "FINISHED"
             print(f"refusalbench: dry run: {done}")
             return
@@ -137,8 +109,6 @@ def _hydra_main(cfg: DictConfig) -> None:
         sys.exit(2)
     finally:
         if tracker is not None:
-            from refusalbench import tracking
-
             tracking.finish_job(tracker, run_dir, status)
     (run_dir / DONE_MARKER).write_text("completed\n")  # last: a re-run of the sweep skips this job
     print_summary(ctx, tracker)
