@@ -10,7 +10,7 @@ import random
 import time
 
 import pytest
-from conftest import generate_all
+from conftest import POOL_PATH, generate_all
 
 from refusalbench import taxonomy as tx
 from refusalbench.generation.checks import check_candidate
@@ -50,6 +50,11 @@ def _coverage_table(items: dict) -> str:
     return "\n".join(lines)
 
 
+needs_pool = pytest.mark.skipif(not POOL_PATH.is_file(), reason=f"coverage thresholds are defined over the NQ oracle pool ({POOL_PATH}); "
+                                "the 30-question bundled sample is too small a distractor pool")
+
+
+@needs_pool
 def test_every_cell_covers_most_single_passage_questions(single_items):
     print("\nsingle-passage coverage per cell\n" + _coverage_table(single_items))
     for (cls, intensity), pairs in single_items.items():
@@ -57,6 +62,7 @@ def test_every_cell_covers_most_single_passage_questions(single_items):
         assert share >= MIN_COVERAGE_SINGLE, f"{cls}/{intensity}: {share:.0%}"
 
 
+@needs_pool
 def test_every_cell_covers_multi_passage_questions(multi_items):
     print("\nmulti-passage coverage per cell\n" + _coverage_table(multi_items))
     for (cls, intensity), pairs in multi_items.items():
