@@ -71,10 +71,18 @@ def run_pipeline(cfg: RefusalBenchConfig, run_dir: Path) -> RunContext:
     return ctx
 
 
+#: outputs named in the end-of-run summary, in this order; the rest are counted
+HEADLINE_OUTPUTS = ("report", "metrics", "benchmark", "benchmark_released", "labels", "estimate")
+
+
 def print_summary(ctx: RunContext, tracker=None) -> None:
-    lines = [f"RefusalBench run finished. Run directory: {ctx.run_dir}"]
-    for label, path in ctx.outputs.items():
-        lines.append(f"  {label}: {path}")
+    lines = [f"RefusalBench run finished. Run directory (all tables and outputs): {ctx.run_dir}"]
+    for label in HEADLINE_OUTPUTS:
+        if label in ctx.outputs:
+            lines.append(f"  {label}: {ctx.outputs[label]}")
+    others = len(set(ctx.outputs) - set(HEADLINE_OUTPUTS))
+    if others:
+        lines.append(f"  and {others} more table(s) in the run directory")
     if tracker is not None:
         lines.append(f"  MLflow run: {tracker.run_id} (experiment {ctx.cfg.tracking.experiment!r}, store {tracker.uri})")
         lines.append(f"  Open the MLflow UI: {tracker.ui_hint()}")
