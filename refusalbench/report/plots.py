@@ -5,6 +5,8 @@ Each function draws one figure from report tables or a metrics object and return
 
 from __future__ import annotations
 
+import warnings
+
 import math
 from pathlib import Path
 from typing import Optional
@@ -21,8 +23,10 @@ DPI = 120
 
 def _save(fig, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+    with warnings.catch_warnings():  # crowded figures (many runs) cannot always be tightened; save them as they are
+        warnings.simplefilter("ignore", UserWarning)
+        fig.tight_layout()
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
     plt.close(fig)
     return path
 
