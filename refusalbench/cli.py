@@ -7,8 +7,10 @@ exit status 2; nothing already written is lost.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
+import typing
 from pathlib import Path
 
 import hydra
@@ -39,6 +41,10 @@ def validate(cfg: DictConfig) -> RefusalBenchConfig:
             f"Missing required configuration value(s): {', '.join(missing)}. "
             f"Set them on the command line, e.g. {missing[0]}=VALUE."
         )
+    unknown = unknown_keys(cfg)
+    if unknown:
+        raise UserError(f"Unknown configuration key(s): {', '.join(unknown)}. RefusalBench accepts only the keys of its "
+                        f"schema (refusalbench/config.py); check the spelling (a '+' override cannot add new keys).")
     try:
         obj = OmegaConf.to_object(cfg)
     except OmegaConfBaseException as exc:
@@ -51,6 +57,39 @@ def validate(cfg: DictConfig) -> RefusalBenchConfig:
     if unknown:
         raise UserError(f"pipeline.stages names unknown stage(s) {unknown}; known stages: {', '.join(STAGE_ORDER)}.")
     return obj
+
+
+def unknown_keys(cfg: DictConfig) -> list[str]:
+    """Keys of the composed config that the schema does not define (e.g. added with a `+` override)."""
+
+    def dataclass_of(tp):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if typing.get_origin(tp) is typing.Union and len(args) == 1:
+            tp = args[0]
+        return tp if dataclasses.is_dataclass(tp) else None
+
+    def walk(node: DictConfig, schema: type, prefix: str) -> list[str]:
+        hints = typing.get_type_hints(schema)
+        out = []
+        for key in node.keys():
+            path = f"{prefix}{key}"
+            if key not in hints:
+                out.append(path)
+                continue
+            child = node._get_node(key)
+            if not isinstance(child, DictConfig) or child._is_none() or child._is_missing():
+                continue
+            tp = hints[key]
+            if dataclass_of(tp):
+                out += walk(child, dataclass_of(tp), path + ".")
+            elif typing.get_origin(tp) is dict and dataclass_of(typing.get_args(tp)[1]):
+                for sub in child.keys():
+                    grand = child._get_node(sub)
+                    if isinstance(grand, DictConfig) and not grand._is_none():
+                        out += walk(grand, dataclass_of(typing.get_args(tp)[1]), f"{path}.{sub}.")
+        return out
+
+    return walk(cfg, RefusalBenchConfig, "")
 
 
 def ordered_stages(names: list[str]) -> list[str]:
@@ -112,8 +151,11 @@ def _hydra_main(cfg: DictConfig) -> None:
             return
         status = "FINISHED"
     except UserError as exc:
-        log.error("%s", exc)
         print(f"refusalbench: error: {exc}", file=sys.stderr)
+        if multirun:  # one failed job must not stop the sweep; it has no DONE marker, so a re-run retries it
+            log.error("job %s failed: %s", run_dir, exc)
+            return
+        log.error("%s", exc)
         sys.exit(2)
     finally:
         if tracker is not None:

@@ -112,3 +112,10 @@ def test_cli_reports_user_errors_without_traceback(tmp_path):
 def test_dataset_needing_a_path_says_so():
     with pytest.raises(UserError, match="dataset.path"):
         validate(compose_cfg(["dataset=nq"]))
+
+
+def test_a_plus_override_cannot_add_an_unknown_key():
+    with pytest.raises(UserError, match="select.per_stratun"):
+        validate(compose_cfg(["+select.per_stratun=5"]))
+    with pytest.raises(UserError, match="model.reasoning.foo"):
+        validate(compose_cfg(["+model.reasoning.foo=1"]))

@@ -139,6 +139,11 @@ def _run_llm_judge(ctx: RunContext, cfg: JudgeConfig, pending: list[tuple[dict, 
     if not specs:
         return
     results = ctx.llm.run(model_cfg, specs, role="judge", desc=f"judge {cfg.model.id}")
+    failed = [c for c in results if c.error and c.error != "dry_run"]
+    if failed and len(failed) == len(results):
+        # nothing was judged: stop before writing, so an earlier labels table and its metrics survive
+        raise UserError(f"Every call to the judge model {cfg.model.id!r} failed ({len(results)} calls); no labels were "
+                        f"written. First error: {failed[0].error}")
     retry = []
     for item, spec, c in zip(todo, specs, results):
         problem = _settle(item, c, cfg, "judge call failed")

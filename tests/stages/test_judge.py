@@ -154,14 +154,15 @@ def test_llm_judge_reask_then_unscored(tmp_path, test_server):
     assert lab.loc["a3", "predicted_label"] == "answer_attempt"
 
 
-def test_llm_judge_call_failure_is_unscored(tmp_path, test_server):
+def test_llm_judge_that_fails_every_call_stops_without_overwriting_labels(tmp_path, test_server):
     judge_cfg = JudgeConfig(kind="llm", model=model_cfg_for(test_server, name=JUDGE_NAME))
     judge_cfg.model.max_retries = 0
     ctx = _evaluate(tmp_path, test_server, benchmark=nq_benchmark().head(1), judge_cfg=judge_cfg)
+    ctx.table_path("labels").write_bytes(b"earlier labels")
     test_server.set_responder(_router(NQ_REPLIES, lambda body: {"status": 400, "message": "nope"}))
-    judge.run(ctx)
-    lab = _labels_by_marker(ctx)
-    assert lab.loc["a1", "predicted_label"] == "unscored" and "judge call failed" in lab.loc["a1", "judge_reason"]
+    with pytest.raises(UserError, match="Every call to the judge model"):
+        judge.run(ctx)
+    assert ctx.table_path("labels").read_bytes() == b"earlier labels"
 
 
 def test_llm_judge_multi_passage(tmp_path, test_server, monkeypatch):
