@@ -89,3 +89,17 @@ def test_basic_launcher_sweep(tmp_path, test_server):
     children = [r for r in runs if "mlflow.parentRunId" in r.data.tags]
     assert len(runs) == 3 and len(children) == 2
     assert all("refusal_accuracy" in c.data.metrics for c in children)
+
+
+def test_a_failed_job_does_not_stop_the_sweep(tmp_path, test_server):
+    test_server.set_responder(h.scripted(h.NQ_REPLIES))
+    bench = tmp_path / "bench.jsonl"
+    h.nq_benchmark().to_json(bench, orient="records", lines=True)
+    cmd = [sys.executable, "-m", "refusalbench", "-m", "name=failtest", "pipeline=evaluate", "dataset=refusalbench_nq",
+           f"dataset.path={bench}", "model=openai_compatible", "model.name=m", "model.max_retries=0", "model.timeout=5",
+           f"model.api_base=http://127.0.0.1:9/v1,{test_server.url}", "judge=deterministic", "score.n_resamples=50",
+           f"cache.dir={tmp_path / 'cache'}", "tracking=off"]
+    proc = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Every call to the evaluated model" in proc.stderr
+    assert len(list((tmp_path / "multirun" / "failtest").rglob("DONE"))) == 1
