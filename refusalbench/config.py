@@ -138,6 +138,12 @@ class JudgeConfig:
     f1_threshold: float = 0.5  # deterministic answer correctness: token F1 >= threshold
     correct_score: int = 4  # LLM judge: an answer is correct when its 1-5 score >= this
 
+    def __post_init__(self) -> None:
+        _require(self.kind in ("deterministic", "llm"), f"judge.kind must be deterministic or llm, got {self.kind!r}")
+        _require(self.kind != "llm" or self.model is not None, "judge.kind=llm needs judge.model (e.g. judge=claude_sonnet_4)")
+        _require(0.0 <= self.f1_threshold <= 1.0, f"judge.f1_threshold must be between 0 and 1, got {self.f1_threshold}")
+        _require(1 <= self.correct_score <= 5, f"judge.correct_score must be between 1 and 5, got {self.correct_score}")
+
 
 @dataclass
 class PipelineConfig:

@@ -119,3 +119,10 @@ def test_a_plus_override_cannot_add_an_unknown_key():
         validate(compose_cfg(["+select.per_stratun=5"]))
     with pytest.raises(UserError, match="model.reasoning.foo"):
         validate(compose_cfg(["+model.reasoning.foo=1"]))
+
+
+def test_judge_values_are_range_checked():
+    with pytest.raises(UserError, match="f1_threshold"):
+        validate(compose_cfg(["judge.f1_threshold=2"]))
+    with pytest.raises(UserError, match="correct_score"):
+        validate(compose_cfg(["judge=claude_sonnet_4", "judge.correct_score=7"]))

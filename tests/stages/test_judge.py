@@ -213,10 +213,8 @@ def test_confidence_parsed_and_stripped(tmp_path, test_server):
 
 
 def test_judge_config_errors(tmp_path, test_server):
-    ctx = _evaluate(tmp_path, test_server, benchmark=nq_benchmark().head(1))
-    ctx.cfg.judge = JudgeConfig(kind="llm", model=None)
+    # invalid judge settings are rejected when the config is built, before any stage runs
     with pytest.raises(UserError, match="judge.model"):
-        judge.run(ctx)
-    ctx.cfg.judge = JudgeConfig(kind="magic")
+        JudgeConfig(kind="llm", model=None)
     with pytest.raises(UserError, match="judge.kind"):
-        judge.run(ctx)
+        JudgeConfig(kind="magic")
