@@ -97,17 +97,23 @@ def scale_table(head: pd.DataFrame) -> pd.DataFrame:
         if parsed is None:
             continue
         size, family = parsed
-        entry = {"family": family + _suffix(row, several), "params_b": size, "run": row["run"]}
-        for metric in SCALE_METRICS:
-            entry.update({k: row[k] for k in (metric, f"{metric}_ci_low", f"{metric}_ci_high")})
-        rows.append(entry)
-    columns = ["family", "params_b", "run"] + [f"{m}{s}" for m in SCALE_METRICS for s in ("", "_ci_low", "_ci_high")]
-    table = pd.DataFrame(rows, columns=columns)
+        rows.append({"family": family + _suffix(row, several), "params_b": size, "run": row["run"],
+                     **_with_intervals(row, SCALE_METRICS)})
+    table = pd.DataFrame(rows, columns=["family", "params_b", "run", *_interval_columns(SCALE_METRICS)])
     if table.empty:
         return table
     table = table.drop_duplicates(["family", "params_b"])
     keep = table.groupby("family")["params_b"].transform("nunique") >= 2
     return table[keep].sort_values(["family", "params_b"]).reset_index(drop=True)
+
+
+def _interval_columns(metrics) -> list[str]:
+    """Each metric followed by its interval bounds, as headline tables name them."""
+    return [f"{m}{suffix}" for m in metrics for suffix in ("", "_ci_low", "_ci_high")]
+
+
+def _with_intervals(row, metrics) -> dict:
+    return {col: row[col] for col in _interval_columns(metrics)}
 
 
 def alignment_table(head: pd.DataFrame) -> pd.DataFrame:
@@ -116,12 +122,9 @@ def alignment_table(head: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for _, row in head.iterrows():
         stage, base = parse_stage(_model_id(row))
-        entry = {"group": base + _suffix(row, several), "stage": stage, "run": row["run"]}
-        for metric in ALIGNMENT_METRICS:
-            entry.update({k: row[k] for k in (metric, f"{metric}_ci_low", f"{metric}_ci_high")})
-        rows.append(entry)
-    columns = ["group", "stage", "run"] + [f"{m}{s}" for m in ALIGNMENT_METRICS for s in ("", "_ci_low", "_ci_high")]
-    table = pd.DataFrame(rows, columns=columns)
+        rows.append({"group": base + _suffix(row, several), "stage": stage, "run": row["run"],
+                     **_with_intervals(row, ALIGNMENT_METRICS)})
+    table = pd.DataFrame(rows, columns=["group", "stage", "run", *_interval_columns(ALIGNMENT_METRICS)])
     if table.empty:
         return table
     table["_rank"] = table["stage"].map(_stage_rank)
