@@ -99,7 +99,8 @@ def test_generate_verify_judge_run_through_one_embedded_server(tmp_path, test_se
     votes = ctx.read_table("votes").merge(candidates[["candidate_id", "perturbation_class"]], on="candidate_id")
     assert set(votes["verifier"]) == {"local"} and (votes["verdict"] == "PASS").all()
     missing = votes["perturbation_class"] == "P-MissingInfo"
-    assert missing.any() and (votes.loc[missing, "ver_attempts"] == 2).all() and (votes.loc[~missing, "ver_attempts"] == 1).all()
+    assert missing.any() and (votes.loc[missing, "ver_attempts"] == 2).all()
+    assert (votes.loc[~missing, "ver_attempts"] == 1).all()
     labels = ctx.read_table("labels")
     assert len(labels) == len(ctx.read_table("benchmark")) > 0
     usage = json.loads((tmp_path / "run" / "usage.json").read_text())
@@ -107,12 +108,15 @@ def test_generate_verify_judge_run_through_one_embedded_server(tmp_path, test_se
 
 
 def test_an_unparseable_verifier_reply_is_reasked_then_unscored(tmp_path, test_server, monkeypatch):
-    monkeypatch.setattr("refusalbench.llm.servers.start_managed", lambda cfg, log_dir=None: StandInServer(test_server.url))
+    monkeypatch.setattr("refusalbench.llm.servers.start_managed",
+                        lambda cfg, log_dir=None: StandInServer(test_server.url))
 
     def respond(body: dict) -> str:
         messages = body["messages"]
         if is_verifier(messages):
-            return "PASS, looks good" if "P-Ambiguity perturbation that claims" in messages[0]["content"] else verifier_reply("FAIL")
+            if "P-Ambiguity perturbation that claims" in messages[0]["content"]:
+                return "PASS, looks good"
+            return verifier_reply("FAIL")
         return generator_reply(messages[0]["content"])
 
     test_server.set_responder(respond)
@@ -122,7 +126,8 @@ def test_an_unparseable_verifier_reply_is_reasked_then_unscored(tmp_path, test_s
     checked = pd.read_parquet(tmp_path / "run" / "checked.parquet")
     ambiguity = votes["candidate_id"].isin(checked.loc[checked["perturbation_class"] == "P-Ambiguity", "candidate_id"])
     assert ambiguity.any() and (votes.loc[ambiguity, "verdict"] == "UNSCORED").all()
-    assert (votes.loc[ambiguity, "ver_attempts"] == 2).all() and (votes.loc[ambiguity, "verify_failure_kind"] == "parse").all()
+    assert (votes.loc[ambiguity, "ver_attempts"] == 2).all()
+    assert (votes.loc[ambiguity, "verify_failure_kind"] == "parse").all()
     assert (votes.loc[~ambiguity, "verdict"] == "FAIL").all()
 
 
@@ -131,8 +136,8 @@ def test_generate_on_the_real_embedded_model(tmp_path):
     """`refusalbench generators=local verifiers=local pipeline=generate` end to end on one short question."""
     base = pd.DataFrame([{"source_id": "escoffier", "query": "who developed the classic kitchen brigade",
                           "answers": ["Georges Auguste Escoffier"],
-                          "context": "The concept was developed by Georges Auguste Escoffier. This structured team system "
-                                     "delegates responsibilities to different individuals who specialize in certain tasks."}])
+                          "context": "The concept was developed by Georges Auguste Escoffier. This structured team "
+                                     "system delegates responsibilities to individuals who specialize in tasks."}])
     base.to_parquet(tmp_path / "base.parquet")
     cmd = [sys.executable, "-m", "refusalbench", "generators=local", "verifiers=local", "pipeline=generate",
            f"generate.source={tmp_path / 'base.parquet'}", f"hydra.run.dir={tmp_path / 'run'}",

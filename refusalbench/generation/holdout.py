@@ -95,10 +95,7 @@ def drawn_by_tests(root: Path = REPO_ROOT) -> Optional[frozenset[str]]:
 
 
 def _unwrap(fixture):
-    """The plain function behind a pytest fixture (pytest ≥ 8 keeps it reachable)."""
-    for attr in ("_get_wrapped_function",):
-        if hasattr(fixture, attr):
-            return getattr(fixture, attr)()
+    """The plain function behind a pytest fixture (reachable as ``__wrapped__`` in pytest 8 and later)."""
     return getattr(fixture, "__wrapped__", fixture)
 
 
@@ -110,7 +107,7 @@ def read_exclusions(path: str | Path) -> set[str]:
     if path.suffix in (".jsonl", ".csv", ".parquet"):
         from refusalbench.tables import read_table
 
-        table = read_table(path) if path.suffix != ".csv" else __import__("pandas").read_csv(path, dtype=str)
+        table = read_table(path)
         column = next((c for c in ("question", "query", "original_query") if c in table.columns), None)
         if column is None:
             raise UserError(f"Exclusion file {path} has no question, query or original_query column.")
@@ -122,11 +119,13 @@ def excluded_questions(pool_questions: Iterable[str], extra_files: Iterable[str 
                        test_draws: bool = True) -> dict[str, set[str]]:
     """The excluded normalised questions by reason: bundled sample, quoted, test draws, files given."""
     pool_questions = [normalise(q) for q in pool_questions]
-    reasons = {"bundled_sample": bundled_sample_questions(), "quoted_in_repository": quoted_in_repository(pool_questions, root)}
+    reasons = {"bundled_sample": bundled_sample_questions(),
+               "quoted_in_repository": quoted_in_repository(pool_questions, root)}
     if test_draws:
         drawn = drawn_by_tests(root)
         if drawn is None:
-            log.warning("no tests/perturb/conftest.py under %s: the tests' draws are not excluded (pass --exclude)", root)
+            log.warning("no tests/perturb/conftest.py under %s: the tests' draws are not excluded (pass --exclude)",
+                        root)
         reasons["drawn_by_tests"] = drawn or set()
     reasons["files"] = set().union(*(read_exclusions(p) for p in extra_files)) if extra_files else set()
     return reasons

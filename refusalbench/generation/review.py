@@ -28,10 +28,11 @@ import pandas as pd
 from refusalbench import taxonomy as tx
 from refusalbench.errors import UserError
 from refusalbench.generation.checks import as_list
-from refusalbench.generation.holdout import holdout, normalise, excluded_questions
+from refusalbench.generation.holdout import excluded_questions, holdout, normalise
 from refusalbench.generation.ids import seed_for
-from refusalbench.generation.validity import INVALID, BORDERLINE, VALID, markdown_table, parse_verdict, \
-    is_blank, rates_table, validity_rates
+from refusalbench.generation.validity import (
+    BORDERLINE, INVALID, VALID, is_blank, markdown_table, parse_verdict, rates_table, validity_rates,
+)
 from refusalbench.tables import read_table
 
 log = logging.getLogger(__name__)
@@ -53,8 +54,8 @@ def label_meaning(cls: str, intensity: str, catalogue) -> str:
     """What the item's label asks of it, in the words an annotator needs (spec A.3, A.4; the checklist)."""
     criterion = catalogue.intensity_criterion(cls, intensity)
     if intensity == tx.LOW:
-        return (f"LOW {cls}: a careful reader still answers, with an original answer; the defect ({CLASS_MEANING[cls]}) "
-                f"is really present but minor or resolvable. Intensity criterion: {criterion}")
+        return (f"LOW {cls}: a careful reader still answers, with an original answer; the defect "
+                f"({CLASS_MEANING[cls]}) is really present but minor or resolvable. Intensity criterion: {criterion}")
     return (f"{intensity} {cls}: a careful reader must decline, because {CLASS_MEANING[cls]}, and no original answer "
             f"stays safe (not stated elsewhere, not right under every reading, not implied at a coarser level). "
             f"Intensity criterion: {criterion}")
@@ -100,7 +101,8 @@ def usable_rows(table: pd.DataFrame) -> pd.DataFrame:
     missing = [c for c in ("source_id", "perturbation_class", "intensity", "original_query", "perturbed_query")
                if c not in df.columns]
     if missing:
-        raise UserError(f"The table lacks the column(s) {', '.join(missing)}; give a benchmark, checked or candidates table.")
+        raise UserError(f"The table lacks the column(s) {', '.join(missing)}; give a benchmark, checked or "
+                        "candidates table.")
     return df.reset_index(drop=True)
 
 
@@ -142,7 +144,8 @@ def build_sheet(drawn: pd.DataFrame, seed: int, catalogue) -> tuple[pd.DataFrame
         answers = [str(a) for a in as_list(row.get("original_answers")) or []]
         sheet.append({
             "item": item, "perturbation_class": cls, "intensity": intensity,
-            "expected_behaviour": tx.ground_truth(cls, intensity), "label_meaning": label_meaning(cls, intensity, catalogue),
+            "expected_behaviour": tx.ground_truth(cls, intensity),
+            "label_meaning": label_meaning(cls, intensity, catalogue),
             "may_change": catalogue.target(cls, multi_passage="original_passages" in row),
             "original_question": row["original_query"], "original_answers": " | ".join(answers),
             "original_context": row.get("original_context"), "perturbed_question": row["perturbed_query"],
@@ -229,7 +232,8 @@ def score(sheet_paths: Sequence[str | Path], key_path: Optional[str | Path] = No
     result: dict[str, Any] = {"sheets": {}}
     for path, sheet in zip(sheet_paths, sheets):
         judged = sheet["verdict"].map(parse_verdict).notna()
-        result["sheets"][str(path)] = {"n_rows": len(sheet), "n_judged": int(judged.sum()), "rates": validity_rates(sheet)}
+        result["sheets"][str(path)] = {"n_rows": len(sheet), "n_judged": int(judged.sum()),
+                                       "rates": validity_rates(sheet)}
     if len(sheets) > 1:
         merged = combine(sheets)
         result["combined"] = {"rule": "strictest verdict per item over all sheets", "n_items": len(merged),
@@ -255,7 +259,8 @@ def _print_rates(title: str, rates: dict) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m refusalbench.generation.review", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m refusalbench.generation.review",
+                                     description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_hold = sub.add_parser("holdout", help="write the NQ pool questions no test or example uses")
     p_hold.add_argument("pool")

@@ -99,5 +99,6 @@ def markdown_table(rates: dict[str, Any]) -> str:
     for row in rates_table(rates).itertuples():
         strict = with_interval(row.strict, row.strict_low, row.strict_high)
         lenient = with_interval(row.lenient, row.lenient_low, row.lenient_high)
-        lines.append(f"| {row.group} | {row.n} | {row.valid} | {row.borderline} | {row.invalid} | {strict} | {lenient} |")
+        counts = f"{row.n} | {row.valid} | {row.borderline} | {row.invalid}"
+        lines.append(f"| {row.group} | {counts} | {strict} | {lenient} |")
     return "\n".join(lines)

@@ -32,7 +32,8 @@ def candidates(n_questions: int, sparse_cell=("P-Contradiction", "HIGH")) -> pd.
                              "perturbation_class": cls, "intensity": intensity, "generator": generator,
                              "lever_selected": f"{cls} lever", "original_query": question, "original_answers": ["A"],
                              "original_context": "The answer is A.", "perturbed_query": question + " really",
-                             "perturbed_context": "The answer is A, said one source.", "implementation_reasoning": "secret",
+                             "perturbed_context": "The answer is A, said one source.",
+                             "implementation_reasoning": "secret",
                              "generation_ok": True, "check_ok": generator == "alpha" or q_no % 2 == 0})
     return pd.DataFrame(rows)
 
@@ -52,10 +53,11 @@ def test_sample_is_even_blind_and_leaves_out_used_questions(tmp_path):
     assert summary["items_from_excluded_questions"] == 34 + 17
     blind = {"generator", "generator_model", "lever_selected", "implementation_reasoning", "candidate_id", "source_id"}
     assert not blind & set(sheet.columns)
-    assert sheet["item"].tolist() == [f"R{n:03d}" for n in range(1, len(sheet) + 1)] and key["item"].tolist() == sheet["item"].tolist()
+    assert sheet["item"].tolist() == [f"R{n:03d}" for n in range(1, len(sheet) + 1)] == key["item"].tolist()
     assert sheet[["verdict", "failed_criteria", "notes"]].isna().all().all()
     row = sheet[sheet["intensity"] == "HIGH"].iloc[0]
-    assert "must decline" in row["label_meaning"] and row["expected_behaviour"] == tx.ground_truth(row["perturbation_class"], "HIGH")
+    assert "must decline" in row["label_meaning"]
+    assert row["expected_behaviour"] == tx.ground_truth(row["perturbation_class"], "HIGH")
     # the same table and seed give the same sheet; another seed another draw
     sample(table, tmp_path / "again", per_cell=5, seed=7, max_per_question=3)
     assert pd.read_csv(tmp_path / "again" / KEY).equals(key)
@@ -96,11 +98,13 @@ def test_holdout_leaves_out_the_bundled_sample_and_quoted_questions(tmp_path):
     extra.write_text(fresh_question(2) + "\n")
     kept, counts = holdout(pool, [extra], root=repo)
     assert [r["question"] for r in kept] == [fresh_question(0)]
-    assert counts == {"bundled_sample": 2, "quoted_in_repository": 1, "drawn_by_tests": 0, "files": 1, "pool": 5, "kept": 1}
+    assert counts == {"bundled_sample": 2, "quoted_in_repository": 1, "drawn_by_tests": 0, "files": 1, "pool": 5,
+                      "kept": 1}
 
 
 def test_word_diff_shows_changes_and_elides_long_unchanged_runs():
     before = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
     after = before.replace("eight", "EIGHT") + " sixteen"
-    assert word_diff(before, after, keep=2) == "… six seven [-eight-] {+EIGHT+} nine ten … fourteen fifteen {+sixteen+}"
+    expected = "… six seven [-eight-] {+EIGHT+} nine ten … fourteen fifteen {+sixteen+}"
+    assert word_diff(before, after, keep=2) == expected
     assert word_diff("same text", "same  text") == "(unchanged)"

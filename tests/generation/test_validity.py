@@ -48,10 +48,10 @@ def check_rates(rates: dict) -> None:
             assert got[key] == pytest.approx(value, abs=1e-4), (group, key)
     amb = rates["by_class"]["P-Ambiguity"]
     assert (amb["n"], amb["strict"], amb["lenient"]) == (3, pytest.approx(1 / 3), pytest.approx(2 / 3))
-    assert amb["strict_low"] == pytest.approx(0.0615, abs=1e-4) and amb["strict_high"] == pytest.approx(0.7923, abs=1e-4)
-    assert rates["by_class"]["P-EpistemicMismatch"] == {"n": 0, "valid": 0, "borderline": 0, "invalid": 0, "strict": None,
-                                                        "strict_low": None, "strict_high": None, "lenient": None,
-                                                        "lenient_low": None, "lenient_high": None}
+    assert (amb["strict_low"], amb["strict_high"]) == (pytest.approx(0.0615, abs=1e-4), pytest.approx(0.7923, abs=1e-4))
+    none_judged = rates["by_class"]["P-EpistemicMismatch"]
+    assert none_judged == {"n": 0, "valid": 0, "borderline": 0, "invalid": 0, "strict": None, "strict_low": None,
+                           "strict_high": None, "lenient": None, "lenient_low": None, "lenient_high": None}
     low, medium, high = (rates["by_intensity"][i] for i in ("LOW", "MEDIUM", "HIGH"))
     assert (low["n"], low["strict"], low["strict_low"]) == (2, 1.0, pytest.approx(0.3424, abs=1e-4))
     assert (medium["n"], medium["strict"], medium["lenient"]) == (4, 0.25, 0.5)
@@ -68,7 +68,8 @@ def test_review_sheet_rates_match_hand_computed_numbers(tmp_path):
 
 
 def test_human_validation_sheet_gives_the_same_numbers(tmp_path):
-    bench = pd.DataFrame({"id": [f"x{n}" for n in range(len(ITEMS))], "candidate_id": [f"c{n}" for n in range(len(ITEMS))],
+    n = len(ITEMS)
+    bench = pd.DataFrame({"id": [f"x{i}" for i in range(n)], "candidate_id": [f"c{i}" for i in range(n)],
                           "perturbation_class": [c for c, _, _ in ITEMS], "intensity": [i for _, i, _ in ITEMS],
                           "original_answers": [["A"]] * len(ITEMS), "panel_verdict": "PASS"})
     sheet = export_frame(bench, multi_passage=False)
