@@ -139,7 +139,10 @@ def test_generate_on_the_real_embedded_model(tmp_path):
                           "context": "The concept was developed by Georges Auguste Escoffier. This structured team "
                                      "system delegates responsibilities to individuals who specialize in tasks."}])
     base.to_parquet(tmp_path / "base.parquet")
+    # one llama.cpp thread: on a CPU shared with other work, two threads were measured 10x slower (they wait on
+    # each other); both roles get the same value so that they still share one server
     cmd = [sys.executable, "-m", "refusalbench", "generators=local", "verifiers=local", "pipeline=generate",
+           "generators.models.local.threads=1", "verifiers.models.local.threads=1",
            f"generate.source={tmp_path / 'base.parquet'}", f"hydra.run.dir={tmp_path / 'run'}",
            f"cache.dir={tmp_path / 'cache'}", "tracking=off"]
     proc = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=3600, env=dict(os.environ))
