@@ -124,7 +124,3 @@ def cells() -> list[tuple[str, str]]:
     """The 18 (class, intensity) strata in the method's canonical order."""
     return [(c, i) for c in CLASSES for i in INTENSITIES]
 
-
-def is_refusal(label: str) -> bool:
-    """True for the seven refusal codes (not for truncated/unscored/answer_attempt)."""
-    return label in REFUSAL_CODES

@@ -18,7 +18,7 @@ _FENCE = re.compile(r"```[ \t]*(?:json|JSON|javascript|js)?[ \t]*\n?(.*?)(?:```|
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 VERDICTS = ("PASS", "FAIL")
-#: The NQ verifier checklist (spec C.2); GaRAGe adds `strategy_compliance` (spec C.6).
+#: The single-passage verifier checklist; multi-passage data adds `strategy_compliance`.
 CHECKLIST_NQ = (
     "lever_correctly_implemented",
     "intensity_correctly_achieved",
