@@ -69,3 +69,10 @@ def has_passages(row: dict, column: str = GROUNDING) -> bool:
 def table_has_passages(table: pd.DataFrame, column: str = GROUNDING) -> bool:
     """A multi-passage table: `column` exists and holds passages in at least one row."""
     return column in table.columns and not table[column].map(is_missing).all()
+
+
+def is_multi_passage_table(table: pd.DataFrame) -> bool:
+    """Multi-passage data, whatever the table: base (`passages`), candidates (`original_passages`), or
+    benchmark / outputs / labels whose `grounding` holds passages."""
+    columns = table.columns
+    return BASE_PASSAGES in columns or ORIGINAL_PASSAGES in columns or table_has_passages(table, GROUNDING)

@@ -7,7 +7,7 @@ import logging
 import pandas as pd
 
 from refusalbench.errors import UserError
-from refusalbench.rows import BASE_PASSAGES, SOURCE_ID
+from refusalbench.rows import BASE_PASSAGES, SOURCE_ID, is_multi_passage_table
 from refusalbench.tables import read_table
 
 log = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ def load_base_table(cfg) -> pd.DataFrame:
         df = result.table
         if result.skipped:
             log.warning("base: %d record(s) skipped: %s", result.skipped, "; ".join(result.reasons[:3]))
-    multi = BASE_PASSAGES in df.columns
+    multi = is_multi_passage_table(df)
     need = [SOURCE_ID, "query", "answers"] + (
         [BASE_PASSAGES, "signal_indices", "noise_indices"] if multi else ["context"]
     )

@@ -23,7 +23,7 @@ from refusalbench.config import Backend, LeverAssignment, PanelConfig
 from refusalbench.errors import UserError
 from refusalbench.generation.ids import candidate_id, seed_for
 from refusalbench.generation.multipassage import NOISE, SIGNAL, displayed
-from refusalbench.rows import BASE_PASSAGES, as_list, plain_row
+from refusalbench.rows import as_list, is_multi_passage_table, plain_row
 
 log = logging.getLogger(__name__)
 
@@ -214,7 +214,7 @@ def programmatic_levers(panel: PanelConfig, catalogue, multi: bool) -> dict[str,
 def generation_tasks(cfg, base: pd.DataFrame, catalogue) -> tuple[list[Task], bool]:
     """Every generation task of the run for the base table, and whether the data is multi-passage."""
     panel = cfg.generators
-    multi = BASE_PASSAGES in base.columns
+    multi = is_multi_passage_table(base)
     rows = [plain_row(r) for r in base.to_dict(orient="records")]
     versions = {k: prompt_version(m, multi, catalogue) for k, m in panel.models.items()}
     tasks = build_tasks(rows, versions, catalogue, panel.lever_assignment, panel.fixed_lever, cfg.seed,

@@ -19,6 +19,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Optional
 
+import pandas as pd
+
 from refusalbench.config import JudgeKind, RefusalBenchConfig, Stage
 from refusalbench.errors import UserError
 from refusalbench.planning.measure import (
@@ -30,7 +32,7 @@ from refusalbench.planning.measure import (
     render_prompts,
     spread,
 )
-from refusalbench.rows import CANDIDATE_ID, ITEM_ID, as_list
+from refusalbench.rows import CANDIDATE_ID, ITEM_ID, as_list, is_multi_passage_table
 from refusalbench.tables import read_table
 
 log = logging.getLogger(__name__)
@@ -46,11 +48,11 @@ class _Flow:
         self.rows, self.count, self.per_generator, self.multi = rows, count, per_generator, multi
 
 
-def _table(run_dir: Path, name: str, stage: str, earlier: str) -> list[dict]:
+def _table(run_dir: Path, name: str, stage: str, earlier: str) -> pd.DataFrame:
     path = run_dir / f"{name}.parquet"
     if not path.exists():
         raise UserError(f"A dry run of the {stage} stage needs {path}; run the {earlier} stage first.")
-    return read_table(path).to_dict(orient="records")
+    return read_table(path)
 
 
 def _task_row(task, multi: bool) -> dict:
@@ -133,8 +135,9 @@ def _generation(cfg: RefusalBenchConfig, run_dir: Path, layer, report: dict, cat
 
 
 def _checked(run_dir: Path, report: dict) -> _Flow:
-    rows = [r for r in _table(run_dir, "checked", "verify", "check") if r["check_ok"]]
-    multi = bool(rows) and "original_passages" in rows[0]
+    checked = _table(run_dir, "checked", "verify", "check")
+    multi = is_multi_passage_table(checked)
+    rows = [r for r in checked.to_dict(orient="records") if r["check_ok"]]
     sample = [
         dict(r, id=r[CANDIDATE_ID], grounding=as_list(r.get("perturbed_passages")) if multi else None)
         for r in spread(rows)
@@ -202,7 +205,7 @@ def _judging(cfg: RefusalBenchConfig, run_dir: Path, layer, flow: Optional[_Flow
     from refusalbench.judging.judge_prompt import judge_prompt, row_is_multi
 
     if flow is None:  # judging stored outputs: their real answers (an upper bound: the rule settles some)
-        rows = _table(run_dir, "outputs", "judge", "evaluate")
+        rows = _table(run_dir, "outputs", "judge", "evaluate").to_dict(orient="records")
         sample = [(r, str(r.get("raw_output") or ""), row_is_multi(r)) for r in spread(rows)]
         count = len(rows)
     else:

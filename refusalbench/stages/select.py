@@ -23,7 +23,7 @@ from refusalbench.generation import analysis, human
 from refusalbench.generation.consensus import PASS, consensus_table
 from refusalbench.generation.ids import benchmark_id
 from refusalbench.generation.sampling import human_sample, stratified_sample
-from refusalbench.rows import as_list, is_missing
+from refusalbench.rows import as_list, is_missing, is_multi_passage_table
 from refusalbench.tables import read_table
 
 log = logging.getLogger(__name__)
@@ -114,7 +114,7 @@ def run(ctx: RunContext) -> None:
                         "select with the panel that verified the candidates.")
     cons = consensus_table(votes, verifiers, mode)
     ctx.write_table("consensus", cons)
-    multi = "original_passages" in checked.columns
+    multi = is_multi_passage_table(checked)
     pool = checked[checked["check_ok"]].merge(cons, on="candidate_id", how="inner")
     pool = pool[pool["consensus_pass"].astype(bool)].assign(consensus_mode=mode)
     selected = stratified_sample(pool, sel.per_stratum, sel.per_generator, sel.seed)

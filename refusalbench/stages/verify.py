@@ -28,6 +28,7 @@ from refusalbench.generation.verifier_prompts import (
     verifier_model,
     verifier_prompt,
 )
+from refusalbench.rows import is_multi_passage_table
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +82,7 @@ def run(ctx: RunContext) -> None:
         raise UserError(f"No checked.parquet in {ctx.run_dir}; run the check stage first.")
     checked = ctx.read_table("checked")
     rows = checked[checked["check_ok"]].to_dict(orient="records")
-    multi = "original_passages" in checked.columns
+    multi = is_multi_passage_table(checked)
     catalogue = run_catalogue(cfg)
     checklist = CHECKLIST_GARAGE if multi else CHECKLIST_NQ
     order = [(r["candidate_id"], key) for key in panel.models for r in rows]
