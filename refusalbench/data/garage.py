@@ -1,4 +1,4 @@
-"""GaRAGe multi-passage source, curated as in the paper (spec D.1).
+"""GaRAGe multi-passage source, curated as in the paper.
 
 1. Structure: ``question``, ``grounding`` (list of objects) and per-passage ``evidence_correct``,
    ``evidence_cited``, ``evidence_relevant`` lists of the same length; else a bad record.
