@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from generation.fakes import generator_reply, is_verifier, verifier_reply
 from hydra import compose, initialize_config_dir
 
-from generation.fakes import generator_reply, is_verifier, verifier_reply
 from refusalbench.cli import run_pipeline, validate
 from refusalbench.config import register_configs
 from refusalbench.llm.routing import server_identity

@@ -47,7 +47,8 @@ def export_frame(sample: pd.DataFrame, multi_passage: bool) -> pd.DataFrame:
     """The annotation sheet for `sample` (benchmark rows with `panel_verdict`)."""
     out = pd.DataFrame({c: sample[c] for c in CONTENT_COLUMNS if c in sample})
     if "original_answers" in out:
-        out["original_answers"] = out["original_answers"].map(lambda a: " | ".join(map(str, a)) if a is not None and not isinstance(a, str) else a)
+        out["original_answers"] = out["original_answers"].map(
+            lambda a: " | ".join(map(str, a)) if a is not None and not isinstance(a, str) else a)
     out["panel_verdict"] = sample.get("panel_verdict", PASS)
     for item in checklist_for(multi_passage):
         out[f"human_{item}"] = ""
@@ -76,9 +77,13 @@ def _agreement(human: list[str], other: list[str]) -> dict:
 
 def import_annotations(csv_path: str | Path, votes: Optional[str | Path | pd.DataFrame] = None) -> dict:
     """Summary of a filled sheet: human pass rate, per-item rates, agreement with panel and verifiers."""
-    sheet = read_table(csv_path) if Path(str(csv_path)).suffix.lower() != ".csv" else pd.read_csv(csv_path, dtype=str, keep_default_na=False)
+    if Path(str(csv_path)).suffix.lower() == ".csv":
+        sheet = pd.read_csv(csv_path, dtype=str, keep_default_na=False)
+    else:
+        sheet = read_table(csv_path)
     if "human_verdict" not in sheet or "candidate_id" not in sheet:
-        raise UserError(f"{csv_path} is not a RefusalBench human-validation sheet (needs candidate_id and human_verdict columns).")
+        raise UserError(f"{csv_path} is not a RefusalBench human-validation sheet (needs candidate_id and "
+                        "human_verdict columns).")
     sheet = sheet.assign(_human=sheet["human_verdict"].map(_verdict))
     blank = sheet["human_verdict"].map(is_blank)
     invalid = int((sheet["_human"].isna() & ~blank).sum())

@@ -27,12 +27,19 @@ import pandas as pd
 
 from refusalbench import taxonomy as tx
 from refusalbench.errors import UserError
-from refusalbench.generation.checks import as_list
 from refusalbench.generation.holdout import excluded_questions, holdout, normalise
 from refusalbench.generation.ids import seed_for
 from refusalbench.generation.validity import (
-    BORDERLINE, INVALID, VALID, is_blank, markdown_table, parse_verdict, rates_table, validity_rates,
+    BORDERLINE,
+    INVALID,
+    VALID,
+    is_blank,
+    markdown_table,
+    parse_verdict,
+    rates_table,
+    validity_rates,
 )
+from refusalbench.rows import as_list
 from refusalbench.tables import read_table
 
 log = logging.getLogger(__name__)
