@@ -306,7 +306,7 @@ class LLMLayer:
                             endpoint.breaker.record_failure(err, ticket.started, cfg.id)
                             raise err from None
                         latency = time.monotonic() - ticket.started
-                        endpoint.limit.on_success(latency, cfg.timeout)
+                        endpoint.limit.on_success(ticket, latency, cfg.timeout)
                         endpoint.breaker.record_success()
         except CallError as err:
             failures = attempt.retry_state.attempt_number

@@ -2,8 +2,8 @@
 
 The bound follows AIMD (additive increase, multiplicative decrease), the scheme TCP uses and that
 provably converges to a fair share of a bottleneck: it starts at the configured ``max_concurrency``
-(or the capacity the server states, if lower), halves on an overload signal (a timeout, a 429 or a
-5xx), and grows by one request per window of successful requests. At most one halving happens per
+(or the capacity the server states, if lower), halves on an overload signal (a timeout, a 429, a
+5xx, or a reply that spent most of the timeout waiting in the server's queue), and grows by one request per window of successful requests. At most one halving happens per
 window: requests admitted before the last halving do not halve it again, so one burst of timeouts
 counts as one signal. Growth happens only while replies come back well within their deadline, so the
 bound does not creep back into the region where queued requests time out (the moving average of
@@ -28,6 +28,8 @@ from refusalbench.llm.breaker import CircuitBreaker
 DECREASE = 0.5
 #: grow only when a reply took at most this fraction of its deadline (queueing stays well below timeouts)
 GROWTH_LATENCY_FRACTION = 0.5
+#: a reply this many times slower than the fastest one (and slower than half the timeout) was queued
+QUEUE_FACTOR = 2.0
 #: weight of the newest reply in the moving average of latencies
 LATENCY_WEIGHT = 0.2
 
@@ -51,6 +53,7 @@ class AdaptiveLimit:
         self.in_flight = 0
         self.max_in_flight = 0
         self.latency_avg: Optional[float] = None
+        self.fastest: Optional[float] = None
         self._epoch = 0
         self._waiters: collections.deque[asyncio.Future] = collections.deque()
 
@@ -85,8 +88,16 @@ class AdaptiveLimit:
         self.in_flight -= 1
         self._wake()
 
-    def on_success(self, latency: float, timeout: float) -> None:
-        """Additive increase: one more request per window while replies come back in good time on average."""
+    def on_success(self, ticket: Ticket, latency: float, timeout: float) -> None:
+        """Additive increase: one more request per window while replies come back in good time on average.
+
+        A reply that took more than half the timeout and more than twice the fastest reply waited in a
+        queue: that is an overload signal too, before the requests behind it time out.
+        """
+        self.fastest = latency if self.fastest is None else min(self.fastest, latency)
+        if latency > GROWTH_LATENCY_FRACTION * timeout and latency > QUEUE_FACTOR * self.fastest:
+            self.on_overload(ticket)
+            return
         avg = self.latency_avg
         self.latency_avg = latency if avg is None else avg + LATENCY_WEIGHT * (latency - avg)
         if self.latency_avg <= GROWTH_LATENCY_FRACTION * timeout and self.limit < self.ceiling:

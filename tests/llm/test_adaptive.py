@@ -28,15 +28,32 @@ async def test_halves_once_per_window_and_grows_by_one_per_window():
     lim.on_overload(late)  # admitted after the halving: a new signal
     assert lim.current == 4
     lim.release()
+    t = await lim.acquire()
+    lim.release()
     for _ in range(5):  # about one window of timely replies adds one request
-        lim.on_success(latency=0.1, timeout=1.0)
-    assert lim.current == 5
-    for _ in range(50):  # slow replies (more than half the deadline) never grow the bound
-        lim.on_success(latency=0.9, timeout=1.0)
+        lim.on_success(t, latency=0.1, timeout=1.0)
     assert lim.current == 5
     for _ in range(500):
-        lim.on_success(latency=0.1, timeout=1.0)
+        lim.on_success(t, latency=0.1, timeout=1.0)
     assert lim.current == 16  # never above the ceiling
+    lim.on_success(t, latency=0.6, timeout=1.0)  # 6 × the fastest reply and over half the timeout: queued
+    assert lim.current == 8
+
+
+async def test_slow_replies_hold_the_bound_and_queued_replies_shrink_it():
+    lim = AdaptiveLimit(8)
+    t = await lim.acquire()
+    lim.on_overload(t)
+    assert lim.current == 4
+    t = await lim.acquire()
+    for _ in range(50):  # every reply slow (more than half the timeout) but none queued: no growth, no cut
+        lim.on_success(t, latency=0.6, timeout=1.0)
+    assert lim.current == 4
+    lim.on_success(t, latency=0.1, timeout=1.0)
+    lim.on_success(t, latency=0.3, timeout=1.0)  # 3 × the fastest reply, under half the timeout: fine
+    assert lim.current == 4
+    lim.on_success(t, latency=0.9, timeout=1.0)  # 9 × the fastest and near the timeout: it waited in a queue
+    assert lim.current == 2
 
 
 async def test_waiters_are_admitted_in_order_within_the_bound():
