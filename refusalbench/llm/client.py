@@ -246,10 +246,10 @@ class LLMLayer:
         server = self._servers.get(ident)
         if server is None:
             try:
-                from refusalbench.llm.servers import start_managed
+                from refusalbench.llm.managed import start_managed
             except ImportError as exc:
                 raise UserError(f"Model {cfg.id!r} uses backend {cfg.backend!r}, but the managed-server module "
-                                f"refusalbench.llm.servers is not available ({exc}).") from exc
+                                f"refusalbench.llm.managed is not available ({exc}).") from exc
             log.info("starting %s server for model %s", cfg.backend, cfg.id)
             if self.run_dir is not None:
                 self.run_dir.mkdir(parents=True, exist_ok=True)
