@@ -1,16 +1,17 @@
-"""Per-endpoint admission: an adaptive bound on in-flight requests and an optional requests-per-minute pace.
+"""Per-endpoint admission: an adaptive bound on in-flight requests and an optional requests-per-minute
+pace.
 
 The bound follows AIMD (additive increase, multiplicative decrease), the scheme TCP uses and that
-provably converges to a fair share of a bottleneck: it starts at the configured ``max_concurrency``
-(or the capacity the server states, if lower), halves on an overload signal (a timeout, a 429, a
-5xx, or a reply that spent most of the timeout waiting in the server's queue), and grows by one request per window of successful requests. At most one halving happens per
-window: requests admitted before the last halving do not halve it again, so one burst of timeouts
-counts as one signal. Growth happens only while replies come back well within their deadline, so the
-bound does not creep back into the region where queued requests time out (the moving average of
-reply times stays within half the configured timeout).
+provably converges to a fair share of a bottleneck: it starts at the configured ``max_concurrency`` (or
+the capacity the server states, if lower), halves on an overload signal (a timeout, a 429, a 5xx, or a
+reply that spent most of the timeout waiting in the server's queue), and grows by one request per window
+of successful requests. At most one halving happens per window: requests admitted before the last
+halving do not halve it again, so one burst of timeouts counts as one signal. Growth happens only while
+replies come back well within their deadline, so the bound does not creep back into the region where
+queued requests time out (the moving average of reply times stays within half the configured timeout).
 
-Only real requests pass through a limiter; cache hits never wait. A call that backs off after a
-failure releases its slot while it sleeps, so other items keep flowing.
+Only real requests pass through a limiter; cache hits never wait. A call that backs off after a failure
+releases its slot while it sleeps, so other items keep flowing.
 """
 
 from __future__ import annotations

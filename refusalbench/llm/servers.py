@@ -2,13 +2,13 @@
 
 A :class:`ManagedServer` launches a server as a child process in its own process group, waits until it
 answers ``GET /health`` and ``GET /v1/models``, and knows the OpenAI-compatible ``api_base`` and the
-``served_name`` the server answers to (:func:`refusalbench.llm.managed.start_managed` picks the kind). ``stop()`` terminates
-the whole group (SIGTERM, then SIGKILL after a grace period); it is idempotent and also registered
-with :mod:`atexit`.
+``served_name`` the server answers to (:func:`refusalbench.llm.managed.start_managed` picks the kind).
+``stop()`` terminates the whole group (SIGTERM, then SIGKILL after a grace period); it is idempotent and
+also registered with :mod:`atexit`.
 
 The child runs under a small supervisor (:mod:`refusalbench.llm.supervisor`, run as a script) that
-shares its process group and watches the parent: if the run dies without stopping it (SIGKILL, a crash), the
-supervisor takes the group down, so no server is left holding a port, memory or a GPU.
+shares its process group and watches the parent: if the run dies without stopping it (SIGKILL, a crash),
+the supervisor takes the group down, so no server is left holding a port, memory or a GPU.
 """
 
 from __future__ import annotations
