@@ -60,8 +60,11 @@ class CircuitBreaker:
         self.rounds = 0
         self._category = None
 
-    def record_failure(self, err: CallError, started: float, model: str) -> None:
-        """Count `err` (a request that started at monotonic time `started`); trip when due."""
+    def record_failure(self, err: CallError, started: float, model: str, detail: Optional[str] = None) -> None:
+        """Count `err` (a request that started at monotonic time `started`); trip when due.
+
+        `detail` is the error as it may be shown (secrets scrubbed); default ``str(err)``.
+        """
         category = err.category
         if category is None or self.tripped is not None:
             return
@@ -75,7 +78,7 @@ class CircuitBreaker:
             advice = _ADVICE[category].format(address=self.address)
             self.tripped = EndpointUnavailable(
                 f"Model {model!r} at {self.address} is unavailable: {self.rounds} rounds of requests in a row "
-                f"failed (last: {err}); {advice}", self.address, category)
+                f"failed (last: {detail or err}); {advice}", self.address, category)
 
     def check(self) -> None:
         """Raise the trip error if the breaker has tripped."""

@@ -234,7 +234,8 @@ class LLMLayer:
     async def _endpoint(self, route: Route) -> Endpoint:
         """The admission state for `route` in this loop; asks a fresh server once for its slots."""
         cfg = route.cfg
-        endpoint = self._limiters.get(route.endpoint, cfg.max_concurrency, cfg.rpm)
+        address = route.api_base or f"the {route.litellm_model.split('/', 1)[0]} API (via LiteLLM)"
+        endpoint = self._limiters.get(route.endpoint, address, cfg.max_concurrency, cfg.rpm)
         if route.api_base and route.openai_compatible and not route.managed and endpoint.server_slots is None:
             if route.api_base not in self._slots:
                 self._slots[route.api_base] = await self._http.server_slots(route.api_base)
@@ -303,7 +304,7 @@ class LLMLayer:
                                 endpoint.limit.on_overload(ticket)
                             if err.is_timeout:  # the retry waits longer, at the halved bound
                                 deadline = min(deadline * 2.0, cfg.timeout * MAX_DEADLINE_FACTOR)
-                            endpoint.breaker.record_failure(err, ticket.started, cfg.id)
+                            endpoint.breaker.record_failure(err, ticket.started, cfg.id, scrub(err, secrets))
                             raise err from None
                         latency = time.monotonic() - ticket.started
                         endpoint.limit.on_success(ticket, latency, cfg.timeout)

@@ -174,7 +174,8 @@ class LimiterRegistry:
     def __init__(self) -> None:
         self._by_loop: dict[int, tuple[asyncio.AbstractEventLoop, dict[tuple, Endpoint]]] = {}
 
-    def get(self, address: str, max_concurrency: int, rpm: Optional[int]) -> Endpoint:
+    def get(self, key: str, address: str, max_concurrency: int, rpm: Optional[int]) -> Endpoint:
+        """The Endpoint for `key` (route identity) in this loop; `address` is how messages name it."""
         loop = asyncio.get_running_loop()
         entry = self._by_loop.get(id(loop))
         if entry is None or entry[0] is not loop:
@@ -182,8 +183,8 @@ class LimiterRegistry:
             self._by_loop = {k: v for k, v in self._by_loop.items() if not v[0].is_closed()}
             entry = (loop, {})
             self._by_loop[id(loop)] = entry
-        key = (address, max_concurrency, rpm)
-        endpoint = entry[1].get(key)
+        ident = (key, max_concurrency, rpm)
+        endpoint = entry[1].get(ident)
         if endpoint is None:
-            endpoint = entry[1][key] = Endpoint(address, max_concurrency, rpm)
+            endpoint = entry[1][ident] = Endpoint(address, max_concurrency, rpm)
         return endpoint

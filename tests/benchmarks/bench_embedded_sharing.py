@@ -1,7 +1,7 @@
 """Benchmark: two concurrent evaluations with the same embedded model share one llama.cpp server.
 
 Runs ``refusalbench pipeline=evaluate`` with the default local model (Qwen2.5-0.5B, embedded) on
-16 items as a whole process: once alone, then twice at the same time (separate caches, so both
+8 items as a whole process: once alone, then twice at the same time (separate caches, so both
 really ask the model). Target: each concurrent run takes at most 2.5 × the run alone. Needs the
 prefetched embedded model; the machine's other load shows in the figures (prefer the ratio).
 
@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "stages"))
 
-N_ITEMS = 16
+N_ITEMS = 8
 MAX_RATIO = 2.5
 
 
