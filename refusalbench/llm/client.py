@@ -236,6 +236,8 @@ class LLMLayer:
         cfg = route.cfg
         address = route.api_base or f"the {route.litellm_model.split('/', 1)[0]} API (via LiteLLM)"
         endpoint = self._limiters.get(route.endpoint, address, cfg.max_concurrency, cfg.rpm)
+        if route.managed:
+            endpoint.limit.trust()  # our own server: it has exactly max_concurrency slots
         if route.api_base and route.openai_compatible and not route.managed and endpoint.server_slots is None:
             if route.api_base not in self._slots:
                 self._slots[route.api_base] = await self._http.server_slots(route.api_base)

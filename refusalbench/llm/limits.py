@@ -10,6 +10,10 @@ halving do not halve it again, so one burst of timeouts counts as one signal. Gr
 replies come back well within their deadline, so the bound does not creep back into the region where
 queued requests time out (the moving average of reply times stays within half the configured timeout).
 
+Until half of the first burst has replied, no request replaces a finished one (unless the server
+stated its capacity): on a server with fewer slots than the bound, replacements would join the back
+of its queue and time out.
+
 Only real requests pass through a limiter; cache hits never wait. A call that backs off after a failure
 releases its slot while it sleeps, so other items keep flowing.
 """
@@ -56,6 +60,11 @@ class AdaptiveLimit:
         self.latency_avg: Optional[float] = None
         self.fastest: Optional[float] = None
         self._epoch = 0
+        # first window: no request replaces a finished one until half of the first burst has replied
+        # (or a back-off): on a server with fewer slots than the bound, replacements would queue behind
+        # the burst and time out; half, so that one slow reply cannot hold the others back
+        self._probe_admissions = self.ceiling
+        self._probe_replies = (self.ceiling + 1) // 2
         self._waiters: collections.deque[asyncio.Future] = collections.deque()
 
     @property
@@ -70,7 +79,7 @@ class AdaptiveLimit:
         self.lowest = min(self.lowest, self.limit)
 
     async def acquire(self) -> Ticket:
-        if self.in_flight < self.current and not self._waiters:
+        if self._can_admit() and not self._waiters:
             self._admit()
         else:
             fut = asyncio.get_running_loop().create_future()
@@ -87,6 +96,12 @@ class AdaptiveLimit:
 
     def release(self) -> None:
         self.in_flight -= 1
+        self._probe_replies -= 1
+        self._wake()
+
+    def trust(self) -> None:
+        """Skip the first-window hold: the ceiling is the server's stated capacity."""
+        self._probe_replies = 0
         self._wake()
 
     def on_success(self, ticket: Ticket, latency: float, timeout: float) -> None:
@@ -110,16 +125,21 @@ class AdaptiveLimit:
         if ticket.epoch != self._epoch:
             return
         self._epoch += 1
+        self._probe_replies = 0  # the first window is over: the bound now says how many may be in flight
         self.decreases += 1
         self.limit = max(1.0, self.limit * DECREASE)
         self.lowest = min(self.lowest, self.limit)
 
+    def _can_admit(self) -> bool:
+        return self.in_flight < self.current and (self._probe_admissions > 0 or self._probe_replies <= 0)
+
     def _admit(self) -> None:
+        self._probe_admissions -= 1
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
 
     def _wake(self) -> None:
-        while self._waiters and self.in_flight < self.current:
+        while self._waiters and self._can_admit():
             fut = self._waiters.popleft()
             if not fut.done():
                 self._admit()
@@ -146,6 +166,7 @@ class Endpoint:
             self.server_slots = slots
             if slots < self.limit.ceiling:
                 self.limit.set_ceiling(slots)
+            self.limit.trust()
 
     @asynccontextmanager
     async def slot(self) -> AsyncIterator[Ticket]:

@@ -56,6 +56,25 @@ async def test_slow_replies_hold_the_bound_and_queued_replies_shrink_it():
     assert lim.current == 2
 
 
+async def test_first_window_admits_no_replacement_until_its_replies_are_back():
+    lim = AdaptiveLimit(4)
+    for _ in range(4):
+        await lim.acquire()
+    waiter = asyncio.create_task(lim.acquire())
+    lim.release()  # one reply back: the server may still be queueing the other three
+    await asyncio.sleep(0.01)
+    assert not waiter.done()
+    lim.release()  # half the first burst is back: the hold ends
+    await asyncio.sleep(0.01)
+    assert waiter.done() and lim.in_flight == 3
+    trusted = AdaptiveLimit(2)
+    trusted.trust()  # a stated capacity: finished requests are replaced at once
+    await trusted.acquire()
+    await trusted.acquire()
+    trusted.release()
+    await asyncio.wait_for(trusted.acquire(), 1)
+
+
 async def test_waiters_are_admitted_in_order_within_the_bound():
     lim = AdaptiveLimit(2)
     a, b = await lim.acquire(), await lim.acquire()
