@@ -20,6 +20,7 @@ from refusalbench.paths import PACKAGE_DATA_DIR
 BACKENDS = ("litellm", "embedded", "vllm_managed", "programmatic", "structural")
 REASONING_EFFORTS = (None, "low", "medium", "high")
 CACHE_MODES = ("read_write", "read_only", "off", "refresh")
+SCORE_CONVENTIONS = ("strict", "official")  # see refusalbench.metrics.official
 
 
 class ConfigError(UserError, ValueError):
@@ -109,6 +110,7 @@ class DatasetConfig:
     domains: List[str] = field(default_factory=list)
     per_domain: int = 20
     require_answer_in_passage: bool = True
+    recompute_labels: bool = False  # released data: replace stored expected_rag_behavior by the (class, intensity) rule
 
     def __post_init__(self) -> None:
         _require(
@@ -197,6 +199,11 @@ class ScoreConfig:
     n_resamples: int = 1000
     confidence_level: float = 0.95
     seed: int = 42
+    convention: str = "strict"  # strict (the project's rule) | official (the paper's figure code)
+
+    def __post_init__(self) -> None:
+        _require(self.convention in SCORE_CONVENTIONS,
+                 f"score.convention must be one of {', '.join(SCORE_CONVENTIONS)}, got {self.convention!r}")
 
 
 @dataclass
