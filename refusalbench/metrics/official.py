@@ -186,3 +186,26 @@ def ece_split(confidence: np.ndarray, correct: np.ndarray, answerable: np.ndarra
     )
     out["ece_5bin"] = num / overall if overall else 0.0
     return out
+
+
+def convention_differences(metrics: dict) -> list[dict]:
+    """Headline metrics whose strict and official values differ by more than the half-width of the
+    reported convention's interval (bootstrap, else Wilson; any difference when neither exists)."""
+    both = metrics.get("conventions") or {}
+    reported = (metrics.get("meta") or {}).get("convention", "strict")
+    if set(both) != set(CONVENTIONS):
+        return []
+    rows = []
+    for m in HEADLINE:
+        ours, strict, off = metrics.get(m.name) or {}, both["strict"].get(m.name) or {}, both["official"].get(m.name) or {}
+        if strict.get("value") is None or off.get("value") is None:
+            continue
+        low, high = ours.get("ci_low"), ours.get("ci_high")
+        if low is None or high is None:
+            low, high = ours.get("wilson_low"), ours.get("wilson_high")
+        half = (high - low) / 2 if low is not None and high is not None else 0.0
+        diff = abs(strict["value"] - off["value"])
+        if diff > half + 1e-12:
+            rows.append({"metric": m.name, "reported": reported, "strict": strict["value"], "official": off["value"],
+                         "difference": strict["value"] - off["value"], "half_width": half})
+    return rows
