@@ -29,65 +29,112 @@ from refusalbench.taxonomy import CLASS_TO_CODE, REFUSAL_CODES, REFUSE_OTHER
 
 AMBIGUOUS, CONTRADICTORY, MISSING, PREMISE, GRANULARITY, NONFACTUAL = CLASS_TO_CODE.values()
 
-_SOURCE = r"(?:the\s+)?(?:given\s+|provided\s+|above\s+)?(?:passage|context|text|document|paragraph|article|source|information|data)s?"
-_SAY = (r"(?:mention|say|state|specify|provide|contain|include|give|indicate|address|tell|discuss|describe|"
-        r"list|reveal|offer|name|identify|clarify|answer|support|show|cover)s?")
-_NOT = r"(?:does\s+not|doesn't|do\s+not|don't|did\s+not|didn't|never|fails?\s+to|is\s+silent)"
-_CANNOT = r"(?:cannot|can\s*not|can't|could\s+not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|impossible\s+to|not\s+possible\s+to)"
+
+def _any(*alternatives: str) -> str:
+    """One non-capturing group matching any of `alternatives`."""
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+_SOURCE = (r"(?:the\s+)?(?:given\s+|provided\s+|above\s+)?"
+           r"(?:passage|context|text|document|paragraph|article|source|information|data)s?")
+_SAY = _any("mention", "say", "state", "specify", "provide", "contain", "include", "give", "indicate", "address",
+            "tell", "discuss", "describe", "list", "reveal", "offer", "name", "identify", "clarify", "answer",
+            "support", "show", "cover") + "s?"
+_NOT = _any(r"does\s+not", "doesn't", r"do\s+not", "don't", r"did\s+not", "didn't", "never", r"fails?\s+to",
+            r"is\s+silent")
+_CANNOT = _any("cannot", r"can\s*not", "can't", r"could\s+not", "couldn't", r"am\s+unable\s+to", r"'m\s+unable\s+to",
+               r"am\s+not\s+able\s+to", r"unable\s+to", r"not\s+able\s+to", r"impossible\s+to", r"not\s+possible\s+to")
+_VERB_KNOW = _any("determine", "answer", "find", "tell", "say", "provide", "confirm", "identify", "verify", "know",
+                  "give", "help", "locate", "infer", "deduce", "conclude", "assist")
+_ABSENT = _any("mentioned", "specified", "stated", "provided", "given", "available", "included", "found", "addressed",
+               "indicated", "described", "known")
 
 _CUES = [
+    # the source is silent
     rf"\b{_SOURCE}\s+(?:\w+\s+){{0,3}}?{_NOT}\s+(?:\w+\s+){{0,2}}?{_SAY}\b",
     rf"\b{_SOURCE}\s+(?:provides?|contains?|gives?|has|includes?|offers?|says?)\s+(?:no|nothing)\b",
-    rf"\b(?:no|not\s+enough|insufficient|no\s+specific|no\s+relevant)\s+(?:information|details?|data|mention|indication|evidence)\b",
-    rf"\bnot\s+(?:\w+\s+)?(?:mentioned|specified|stated|provided|given|available|included|found|addressed|indicated|described|known)\b",
-    rf"\b(?:i|we)\s*{_CANNOT}\s+(?:\w+\s+){{0,2}}?(?:determine|answer|find|tell|say|provide|confirm|identify|verify|know|give|help|locate|infer|deduce|conclude|assist)\b",
-    rf"\b(?:i|we)\s+(?:do\s+not|don't)\s+(?:know|have\s+(?:enough|the|any|sufficient)\s+information)\b",
-    rf"\b{_CANNOT}\s+(?:be\s+)?(?:determine|answer|tell|say|know|infer|deduce|establish)(?:ed)?\b",
-    r"\b(?:cannot|can't|can\s+not)\s+be\s+(?:answered|determined|inferred|deduced|established|known|verified|derived|calculated|computed)\b",
+    r"\b(?:no|not\s+enough|insufficient|no\s+specific|no\s+relevant)\s+"
+    r"(?:information|details?|data|mention|indication|evidence)\b",
+    rf"\bnot\s+(?:\w+\s+)?{_ABSENT}\b",
     r"\b(?:says|mentions)\s+nothing\s+(?:about|on|of)\b|\bnever\s+(?:mentions|states|says|specifies|gives|names)\b",
-    r"^\s*(?:unable|not\s+able)\s+to\b|^\s*n/?a\.?\s*$|^\s*refuse\s*[:\-]",
-    r"\bambiguous\s+(?:question|query)\b|\bwhich\s+(?:\w+\s+){0,2}do\s+you\s+mean\b",
-    r"\b(?:question|query)(?:'s)?\s+(?:assumes|presupposes|presumes)\b",
-    r"\b(?:premise|assumption)\s+(?:\w+\s+)?(?:is|was)\s+(?:wrong|false|incorrect|mistaken|not\s+supported)\b",
-    r"\b(?:gives|provides|mentions|states)\s+only\s+(?:the\s+)?\w+",
-    r"\bbeyond\s+what\s+the\s+(?:context|passage|text)\b",
     r"(?:\bnot|n't)\s+enough\s+(?:information|details?|data|context)\b",
-    r"\b(?:two|several)\s+different\s+(?:\w+\s+){0,2}?(?:dates|years|figures|values|numbers|answers|names|accounts)\b",
-    r"\b(?:these|the|two)\s+(?:statements|sentences|accounts|claims|passages|sources)\s+(?:conflict|contradict|disagree)",
+    r"\bunknown\s+(?:from|based\s+on|according\s+to|in)\b",
+    # the model cannot answer
+    rf"\b(?:i|we)\s*{_CANNOT}\s+(?:\w+\s+){{0,2}}?{_VERB_KNOW}\b",
+    r"\b(?:i|we)\s+(?:do\s+not|don't)\s+(?:know|have\s+(?:enough|the|any|sufficient)\s+information)\b",
+    rf"\b{_CANNOT}\s+(?:be\s+)?(?:determine|answer|tell|say|know|infer|deduce|establish)(?:ed)?\b",
+    r"\b(?:cannot|can't|can\s+not)\s+be\s+"
+    r"(?:answered|determined|inferred|deduced|established|known|verified|derived|calculated|computed)\b",
+    r"^\s*(?:unable|not\s+able)\s+to\b|^\s*n/?a\.?\s*$|^\s*refuse\s*[:\-]",
     r"\b(?:it\s+is|it's)\s+(?:not\s+(?:possible|clear)|unclear|impossible)\b",
     r"\bunanswerable\b|\bno\s+answer\s+can\b|\bthere\s+is\s+no\s+(?:way|answer)\b",
-    r"\bunknown\s+(?:from|based\s+on|according\s+to|in)\b",
     r"^\s*(?:i'm\s+sorry|sorry|i\s+apologi[sz]e)\b",
-    r"\b(?:question|query)\s+(?:is|seems|appears)\s+(?:to\s+be\s+)?(?:ambiguous|unclear|vague|subjective|based\s+on\s+(?:a\s+)?(?:false|incorrect|wrong))\b",
+    r"\bbeyond\s+what\s+the\s+(?:context|passage|text)\b",
+    # ambiguity
+    r"\bambiguous\s+(?:question|query)\b|\bwhich\s+(?:\w+\s+){0,2}do\s+you\s+mean\b|\bcould\s+refer\s+to\b",
+    r"\b(?:question|query)\s+(?:is|seems|appears)\s+(?:to\s+be\s+)?"
+    r"(?:ambiguous|unclear|vague|subjective|based\s+on\s+(?:a\s+)?(?:false|incorrect|wrong))\b",
+    r"\b(?:multiple|several|two|many)\s+(?:possible\s+)?"
+    r"(?:interpretations|meanings|readings|people|persons|entities|candidates)\b"
+    r".{0,80}\b(?:cannot|can't|unclear|not\s+clear|ambiguous)",
+    # a false premise
+    r"\b(?:question|query)(?:'s)?\s+(?:assumes|presupposes|presumes)\b",
+    r"\b(?:premise|assumption)\s+(?:\w+\s+)?(?:is|was)\s+(?:wrong|false|incorrect|mistaken|not\s+supported)\b",
     r"\b(?:question|query|premise)\s+(?:\w+\s+)?(?:incorrectly|wrongly|falsely)\s+assumes?\b",
     r"\b(?:false|incorrect|wrong|mistaken|invalid)\s+(?:premise|assumption)\b",
     r"\bpremise\s+of\s+the\s+(?:question|query)\s+is\s+(?:false|incorrect|wrong|not)\b",
-    r"\b(?:contradicts?\s+itself|contradictory|conflicting|inconsistent)\s+(?:\w+\s+)?(?:information|dates?|figures?|statements?|accounts?|data|details?|numbers?)\b",
+    # a contradiction
+    r"\b(?:contradicts?\s+itself|contradictory|conflicting|inconsistent)\s+(?:\w+\s+)?"
+    r"(?:information|dates?|figures?|statements?|accounts?|data|details?|numbers?)\b",
     r"\b(?:passage|context|text|sentences?|sources?)\s+(?:\w+\s+){0,3}?(?:contradict|disagree|conflict)",
-    r"\b(?:is|are)\s+(?:a\s+matter\s+of\s+)?(?:subjective|opinion|personal\s+preference)\b|\basks?\s+for\s+(?:an?\s+)?(?:\w+\s+)?(?:opinion|prediction|judg(?:e)?ment)\b",
+    r"\b(?:two|several)\s+different\s+(?:\w+\s+){0,2}?(?:dates|years|figures|values|numbers|answers|names|accounts)\b",
+    r"\b(?:these|the|two)\s+(?:statements|sentences|accounts|claims|passages|sources)\s+"
+    r"(?:conflict|contradict|disagree)",
+    # the wrong level of detail
+    r"\b(?:gives|provides|mentions|states)\s+only\s+(?:the\s+)?\w+",
+    r"\b(?:only|just)\s+(?:gives|provides|mentions|states|lists)\s+(?:the\s+)?(?:[\w,]+\s+){0,3}?"
+    r"not\s+(?:the\s+)?(?:exact|specific|precise)",
+    r"\btoo\s+(?:general|specific|broad|vague|coarse|fine)\b|\blevel\s+of\s+detail\b",
+    # not a matter of fact
+    r"\b(?:is|are)\s+(?:a\s+matter\s+of\s+)?(?:subjective|opinion|personal\s+preference)\b",
+    r"\basks?\s+for\s+(?:an?\s+)?(?:\w+\s+)?(?:opinion|prediction|judg(?:e)?ment)\b",
     r"\b(?:can't|cannot|can\s+not|impossible\s+to)\s+predict\b|\bhypothetical\s+question\b",
-    r"\b(?:multiple|several|two|many)\s+(?:possible\s+)?(?:interpretations|meanings|readings|people|persons|entities|candidates)\b.{0,80}\b(?:cannot|can't|unclear|not\s+clear|ambiguous)",
-    r"\bcould\s+refer\s+to\b",
-    r"\b(?:only|just)\s+(?:gives|provides|mentions|states|lists)\s+(?:the\s+)?(?:[\w,]+\s+){0,3}?not\s+(?:the\s+)?(?:exact|specific|precise)",
-    r"\btoo\s+(?:general|specific|broad|vague|coarse|fine)\b",
-    r"\blevel\s+of\s+detail\b",
 ]
 _CUE = re.compile("|".join(f"(?:{c})" for c in _CUES), re.IGNORECASE)
 
+_SOURCE_WORD = r"(?:passage|context|text|document)"
+_UNABLE = (r"(?:cannot|can't|unable\s+to|not\s+possible\s+to)\s+(?:\w+\s+){0,3}?"
+           r"(?:determine|tell|identify|answer|find|say)\b")
 # Reason words, most specific first; the first that matches picks the code.
 _REASONS = [
-    (PREMISE, r"premise|assum|presuppos|incorrectly\s+states|false\s+(?:claim|statement)"),
-    (CONTRADICTORY, r"contradict|conflict|inconsisten|disagree|two\s+different"),
-    (AMBIGUOUS, r"ambigu|unclear\s+which|which\s+one|could\s+(?:refer\s+to|mean)|(?:can't|cannot)\s+tell\s+which|do\s+you\s+mean|multiple\s+(?:possible\s+)?(?:interpretations|meanings|readings)|several\s+(?:people|persons|entities)|more\s+than\s+one\s+(?:person|meaning|interpretation)"),
-    (GRANULARITY, r"granular|too\s+(?:general|specific|broad|vague|coarse)|level\s+of\s+detail|exact\s+(?:year|date|number|figure|day)|(?:only\s+(?:gives|provides|mentions|states)|(?:gives|provides|mentions|states)\s+only)\s+the\s+(?:decade|century|year|country|region|total)|precise|specific\s+day"),
-    (NONFACTUAL, r"opinion|subjective|predict|future|hypothetical|speculat|personal\s+preference|moral|matter\s+of\s+taste"),
-    (MISSING, r"(?:cannot|can't|unable\s+to|not\s+possible\s+to)\s+(?:\w+\s+){0,3}?(?:determine|tell|identify|answer|find|say)\b.*\b(?:passage|context|text|document)|(?:passage|context|text|document)\b.*(?:cannot|can't|unable\s+to|not\s+possible\s+to)\s+(?:\w+\s+){0,3}?(?:determine|tell|identify|answer|find|say)\b|enough\s+information|says\s+nothing|never\s+(?:say|mention|state|give|specifie|provide)s?|not\s+(?:\w+\s+)?(?:mentioned|specified|stated|provided|given|available|included|found)|does\s+not\s+(?:\w+\s+)?(?:mention|say|state|specify|provide|contain|include|give)|doesn't|no\s+(?:specific\s+)?(?:information|details?|data|mention)|not\s+enough|insufficient|missing|says\s+nothing|(?:could|can)\s*(?:not|n't)\s+find|silent|unknown\s+from"),
+    (PREMISE, _any("premise", "assum", "presuppos", r"incorrectly\s+states", r"false\s+(?:claim|statement)")),
+    (CONTRADICTORY, _any("contradict", "conflict", "inconsisten", "disagree", r"two\s+different")),
+    (AMBIGUOUS, _any("ambigu", r"unclear\s+which", r"which\s+one", r"could\s+(?:refer\s+to|mean)",
+                     r"(?:can't|cannot)\s+tell\s+which", r"do\s+you\s+mean",
+                     r"multiple\s+(?:possible\s+)?(?:interpretations|meanings|readings)",
+                     r"several\s+(?:people|persons|entities)",
+                     r"more\s+than\s+one\s+(?:person|meaning|interpretation)")),
+    (GRANULARITY, _any("granular", r"too\s+(?:general|specific|broad|vague|coarse)", r"level\s+of\s+detail",
+                       r"exact\s+(?:year|date|number|figure|day)", "precise", r"specific\s+day",
+                       r"(?:only\s+(?:gives|provides|mentions|states)|(?:gives|provides|mentions|states)\s+only)"
+                       r"\s+the\s+(?:decade|century|year|country|region|total)")),
+    (NONFACTUAL, _any("opinion", "subjective", "predict", "future", "hypothetical", "speculat",
+                      r"personal\s+preference", "moral", r"matter\s+of\s+taste")),
+    (MISSING, _any(rf"{_UNABLE}.*\b{_SOURCE_WORD}", rf"{_SOURCE_WORD}\b.*{_UNABLE}", r"enough\s+information",
+                   r"says\s+nothing", r"never\s+(?:say|mention|state|give|specifie|provide)s?",
+                   r"not\s+(?:\w+\s+)?(?:mentioned|specified|stated|provided|given|available|included|found)",
+                   r"does\s+not\s+(?:\w+\s+)?(?:mention|say|state|specify|provide|contain|include|give)",
+                   "doesn't", r"no\s+(?:specific\s+)?(?:information|details?|data|mention)", r"not\s+enough",
+                   "insufficient", "missing", r"(?:could|can)\s*(?:not|n't)\s+find", "silent", r"unknown\s+from")),
 ]
 _REASON = [(code, re.compile(pattern, re.IGNORECASE)) for code, pattern in _REASONS]
 
 # An answer statement: the output gives an answer despite a cue in another clause.
 _ANSWER_AFTER = re.compile(
-    r"(?:\bthe\s+answer\s+is\s+(?!not\b|unknown|unclear|uncertain|n't)|(?:^|\n)\s*answer:\s*\S|\bbut\s+(?:his|her|its|their)\s+(?:\w+\s+){0,3}?(?:is|was|are|were)\b|however,?\s+(?:it|the\s+\w+)\s+(?:is|was|were)\s+\S)", re.IGNORECASE
+    _any(r"\bthe\s+answer\s+is\s+(?!not\b|unknown|unclear|uncertain|n't)", r"(?:^|\n)\s*answer:\s*\S",
+         r"\bbut\s+(?:his|her|its|their)\s+(?:\w+\s+){0,3}?(?:is|was|are|were)\b",
+         r"however,?\s+(?:it|the\s+\w+)\s+(?:is|was|were)\s+\S"),
+    re.IGNORECASE,
 )
 _NEGATED_CODE = re.compile(
     r"\b(?:not|no|isn't|without|instead\s+of|rather\s+than)\s+(?:an?\s+|the\s+)?[`*\"']*REFUSE"

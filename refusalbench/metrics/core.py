@@ -84,8 +84,8 @@ def _with_calibration(p: Prepared) -> tuple[np.ndarray, list[str]]:
 
 def _official_calibration(block: dict, p: Prepared) -> dict:
     """Replace the 5-bin ECE figures by the official figure code's (bin midpoints, its denominators)."""
-    values = official.ece_split(p.confidence, p.official_correct.astype(bool), p.rows["answerable"].to_numpy(dtype=bool),
-                                cal.FIVE_BIN_EDGES)
+    answerable = p.rows["answerable"].to_numpy(dtype=bool)
+    values = official.ece_split(p.confidence, p.official_correct.astype(bool), answerable, cal.FIVE_BIN_EDGES)
     block["ece_5bin"] = {"value": values.pop("ece_5bin"), "ci_low": None, "ci_high": None, "n": block["n"]}
     block.update(values)
     return block

@@ -106,7 +106,8 @@ def ratio0(num, den) -> np.ndarray:
 def _refusal_acc(g) -> np.ndarray:
     """NaN-skipping mean of m over U: NaN when U is non-empty but every m is missing, 0 when U is empty."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        mean = np.where(g("off_unans_m_known") > 0, g("off_unans_m_true") / np.maximum(g("off_unans_m_known"), 1), np.nan)
+        known = g("off_unans_m_known")
+        mean = np.where(known > 0, g("off_unans_m_true") / np.maximum(known, 1), np.nan)
     return np.where(g("off_n_unans") > 0, mean, 0.0)
 
 
@@ -148,8 +149,8 @@ HEADLINE: tuple[Metric, ...] = (
     _p("detection_recall", lambda g: g("off_unans_refusal"), lambda g: g("off_n_unans")),
     Metric("detection_f1", _f1, lambda g: g("off_n_unans") + g("off_ans_refusal"), "", empty_zero=True),
     _p("category_accuracy", lambda g: g("off_unans_refusal_m_true"), lambda g: g("off_unans_refusal")),
-    Metric("hierarchical_refusal_score", lambda g: _f1(g) * _category(g), lambda g: g("off_n_unans") + g("off_ans_refusal"),
-           "", empty_zero=True),
+    Metric("hierarchical_refusal_score", lambda g: _f1(g) * _category(g),
+           lambda g: g("off_n_unans") + g("off_ans_refusal"), "", empty_zero=True),
     Metric("calibrated_refusal_score", lambda g: 0.5 * _answer_acc(g) + 0.5 * _refusal_acc(g), lambda g: g("n"),
            ALL_M_MISSING, needs_quality=True, empty_zero=True),
     _p("overall_refusal_rate", lambda g: g("off_unans_refusal"), lambda g: g("off_n_unans")),
@@ -197,7 +198,8 @@ def convention_differences(metrics: dict) -> list[dict]:
         return []
     rows = []
     for m in HEADLINE:
-        ours, strict, off = metrics.get(m.name) or {}, both["strict"].get(m.name) or {}, both["official"].get(m.name) or {}
+        ours = metrics.get(m.name) or {}
+        strict, off = both["strict"].get(m.name) or {}, both["official"].get(m.name) or {}
         if strict.get("value") is None or off.get("value") is None:
             continue
         low, high = ours.get("ci_low"), ours.get("ci_high")

@@ -101,7 +101,8 @@ def to_labels(df: pd.DataFrame, source: str = "predictions") -> pd.DataFrame:
             numeric = pd.to_numeric(out[flag], errors="coerce")
             if numeric.notna().sum() == out[flag].notna().sum():  # 0/1 scores → booleans
                 out[flag] = pd.array(np.where(numeric.isna(), None, numeric >= 0.5), dtype="boolean")
-    if "answer_quality_score" not in out.columns and "answer_correct" not in out.columns and "factuality_relevant" in out:
+    has_quality = "answer_quality_score" in out.columns or "answer_correct" in out.columns
+    if not has_quality and "factuality_relevant" in out.columns:
         out["answer_correct"] = out["factuality_relevant"]
     conf = _confidence(df)
     if conf is not None:

@@ -58,7 +58,8 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
     conventions = sorted({str(m.get("meta", {}).get("convention") or "strict") for m in runs.values()})
     md += [
         f"{len(runs)} run(s) on {', '.join(benchmarks)}. Intervals: 95% percentile bootstrap over source questions "
-        f"({first_meta.get('n_resamples')} resamples, seed {first_meta.get('seed')}); Wilson intervals in the CSV files. "
+        f"({first_meta.get('n_resamples')} resamples, seed {first_meta.get('seed')}); "
+        "Wilson intervals in the CSV files. "
         f"Scoring convention: {', '.join(conventions)} (see the last section; the comparison with the paper's "
         "numbers always uses the official convention).",
         "",

@@ -5,8 +5,9 @@ paper's model name through `PAPER_MODEL_PATTERNS` (e.g. ``claude-sonnet-4`` or
 ``bedrock/us.anthropic.claude-sonnet-4-20250514-v1:0`` ↔ ``Claude-4-Sonnet``; other names by
 letters and digits alone), and the thinking budget agrees (a paper row "X (N thinking tokens)"
 needs budget N; a plain row matches budget 0 or unset). Our numbers are taken under the official
-scoring convention (the metrics' ``conventions.official`` block) whenever the metrics carry it. Paper values are shown as printed; the
-``note`` column carries the paper's own caveats (some of its statements disagree).
+scoring convention (the metrics' ``conventions.official`` block) whenever the metrics carry it.
+Paper values are shown as printed; the ``note`` column carries the paper's own caveats (some of its
+statements disagree).
 """
 
 from __future__ import annotations

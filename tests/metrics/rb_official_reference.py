@@ -33,7 +33,8 @@ def core(df: pd.DataFrame) -> dict:
     recall = len(true_refusals) / len(u) if len(u) else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
     u_refused = u[u["model_predicted_type"] != "answer_attempt"]
-    category = (u_refused["refusal_match_correct"] == True).sum() / len(true_refusals) if len(true_refusals) else 0.0  # noqa: E712
+    exact = (u_refused["refusal_match_correct"] == True).sum()  # noqa: E712
+    category = exact / len(true_refusals) if len(true_refusals) else 0.0
     return {
         "answer_accuracy": answer,
         "refusal_accuracy": refusal,

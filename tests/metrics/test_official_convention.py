@@ -18,7 +18,8 @@ from refusalbench.errors import UserError
 from refusalbench.metrics import compute_metrics, read_predictions
 from refusalbench.metrics.models import score_by_model
 
-HEADER = "model_id,unique_id,perturbation_class,intensity,ground_truth_label,model_predicted_type,answer_quality_score,refusal_match_correct\n"
+HEADER = ("model_id,unique_id,perturbation_class,intensity,ground_truth_label,model_predicted_type,"
+          "answer_quality_score,refusal_match_correct\n")
 HAND = [
     # (class, intensity, ground truth, predicted as written, quality, refusal_match_correct)
     ("P-Ambiguity", "LOW", "ANSWER_CORRECTLY", "answer_attempt", "5", ""),  # correct answer
