@@ -169,7 +169,7 @@ def compute_metrics(
     if convention == "official" and out["calibration"].get("available"):
         out["calibration"] = _official_calibration(out["calibration"], p)
     other = "strict" if convention == "official" else "official"
-    per_class = breakdowns(p, level, other).get("perturbation_class")
+    per_class = breakdowns(p, level, other, dims=("perturbation_class",)).get("perturbation_class")
     out["conventions"] = {
         convention: both[convention],
         other: {**both[other], **({"breakdowns": {"perturbation_class": per_class}} if per_class else {})},

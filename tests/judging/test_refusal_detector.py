@@ -73,11 +73,11 @@ def test_precision_and_recall_on_the_fixture():
     results = {}
     for name, part in (("all", items), ("dev (written)", [i for i in items if i["split"] == "dev"]),
                        ("heldout (model outputs)", [i for i in items if i["split"] == "heldout"])):
-        predicted = [deterministic_label(i["output"], i.get("truncated", False)) for i in part]
+        predicted = [deterministic_label(i["output"]) for i in part]  # the phrasing, whether cut off or not
         results[name] = scores(part, predicted)
         report.append(_fmt("rule+detector " + name, results[name]))
     # the detector alone, on the outputs the code rule leaves to it (what it actually decides)
-    left = [i for i in items if classify(i["output"], truncated=i.get("truncated", False)) is None]
+    left = [i for i in items if classify(i["output"]) is None]
     det = [(detect_refusal(i["output"]) or None) for i in left]
     results["detector"] = scores(left, [d.code if d else ANSWER_ATTEMPT for d in det])
     report.append(_fmt("detector alone on outputs without a leading code", results["detector"]))
