@@ -279,3 +279,14 @@ def test_report_shows_both_conventions_where_they_differ_and_paper_numbers_use_o
     report = build_report({"m1": m}, tmp_path / "report", paper_numbers=False).read_text()
     assert "Scoring convention: strict" in report and "Where the scoring conventions differ" in report
     assert our_number(m, "false_refusal_rate")[1] == 0.5  # official, although the run reports strict
+
+
+def test_own_labels_under_official_truncated_and_unscored_are_refusals():
+    from rb_metrics_helpers import EIGHT, labels
+
+    m = compute_metrics(labels(EIGHT), n_resamples=0, convention="official")
+    # answerable: correct, wrong, REFUSE_OTHER, truncated → 2 refusals of 4
+    assert m["false_refusal_rate"]["value"] == pytest.approx(2 / 4)
+    # unanswerable: exact code, wrong code, attempt, unscored (the evaluator's ERROR: m missing) → 1 of 3
+    assert m["refusal_accuracy"]["value"] == pytest.approx(1 / 3)
+    assert m["missed_refusal_rate"]["value"] == pytest.approx(1 / 4)
