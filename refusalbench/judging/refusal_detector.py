@@ -59,6 +59,7 @@ _CUES = [
     r"\b(?:says|mentions)\s+nothing\s+(?:about|on|of)\b|\bnever\s+(?:mentions|states|says|specifies|gives|names)\b",
     r"(?:\bnot|n't)\s+enough\s+(?:information|details?|data|context)\b",
     r"\bunknown\s+(?:from|based\s+on|according\s+to|in)\b",
+    r"\bnothing\s+in\s+the\s+(?:passage|context|text|document)\b|\b(?:is|remains)\s+silent\s+(?:on|about)\b",
     # the model cannot answer
     rf"\b(?:i|we)\s*{_CANNOT}\s+(?:\w+\s+){{0,2}}?{_VERB_KNOW}\b",
     r"\b(?:i|we)\s+(?:do\s+not|don't)\s+(?:know|have\s+(?:enough|the|any|sufficient)\s+information)\b",
@@ -79,6 +80,8 @@ _CUES = [
     r".{0,80}\b(?:cannot|can't|unclear|not\s+clear|ambiguous)",
     # a false premise
     r"\b(?:question|query)(?:'s)?\s+(?:assumes|presupposes|presumes)\b",
+    r"\b(?:question|query)\s+(?:says|states|claims|suggests)\b.{0,100}\bbut\s+the\s+(?:passage|context|text)\s+"
+    r"(?:says|states|shows|indicates|reports)\b",
     r"\b(?:premise|assumption)\s+(?:\w+\s+)?(?:is|was)\s+(?:wrong|false|incorrect|mistaken|not\s+supported)\b",
     r"\b(?:question|query|premise)\s+(?:\w+\s+)?(?:incorrectly|wrongly|falsely)\s+assumes?\b",
     r"\b(?:false|incorrect|wrong|mistaken|invalid)\s+(?:premise|assumption)\b",
@@ -88,6 +91,7 @@ _CUES = [
     r"(?:information|dates?|figures?|statements?|accounts?|data|details?|numbers?)\b",
     r"\b(?:passage|context|text|sentences?|sources?)\s+(?:\w+\s+){0,3}?(?:contradict|disagree|conflict)",
     r"\b(?:two|several)\s+different\s+(?:\w+\s+){0,2}?(?:dates|years|figures|values|numbers|answers|names|accounts)\b",
+    r"\b(?:is|are|seems?)\s+(?:inconsistent|contradictory|conflicting)\b|\bin\s+one\s+place\b.{0,60}\bin\s+another\b",
     r"\b(?:these|the|two)\s+(?:statements|sentences|accounts|claims|passages|sources)\s+"
     r"(?:conflict|contradict|disagree)",
     # the wrong level of detail
@@ -95,10 +99,13 @@ _CUES = [
     r"\b(?:only|just)\s+(?:gives|provides|mentions|states|lists)\s+(?:the\s+)?(?:[\w,]+\s+){0,3}?"
     r"not\s+(?:the\s+)?(?:exact|specific|precise)",
     r"\btoo\s+(?:general|specific|broad|vague|coarse|fine)\b|\blevel\s+of\s+detail\b",
+    r"\bonly\s+(?:lists|gives|provides|mentions|states|reports)\b.{0,80}\bnot\s+(?:the\s+)?"
+    r"(?:figure|exact|specific|precise|number|date|year|amount)",
     # not a matter of fact
     r"\b(?:is|are)\s+(?:a\s+matter\s+of\s+)?(?:subjective|opinion|personal\s+preference)\b",
     r"\basks?\s+for\s+(?:an?\s+)?(?:\w+\s+)?(?:opinion|prediction|judg(?:e)?ment)\b",
     r"\b(?:can't|cannot|can\s+not|impossible\s+to)\s+predict\b|\bhypothetical\s+question\b",
+    r"\bvalue\s+judg(?:e)?ment\b|\b(?:cannot|can't)\s+(?:settle|decide|resolve)\b",
 ]
 _CUE = re.compile("|".join(f"(?:{c})" for c in _CUES), re.IGNORECASE)
 
@@ -107,20 +114,27 @@ _UNABLE = (r"(?:cannot|can't|unable\s+to|not\s+possible\s+to)\s+(?:\w+\s+){0,3}?
            r"(?:determine|tell|identify|answer|find|say)\b")
 # Reason words, most specific first; the first that matches picks the code.
 _REASONS = [
-    (PREMISE, _any("premise", "assum", "presuppos", r"incorrectly\s+states", r"false\s+(?:claim|statement)")),
-    (CONTRADICTORY, _any("contradict", "conflict", "inconsisten", "disagree", r"two\s+different")),
+    (PREMISE, _any("premise", "assum", "presuppos", r"incorrectly\s+states", r"false\s+(?:claim|statement)",
+                   r"(?:question|query)\s+(?:says|states|claims|suggests)\b.{0,100}"
+                   r"\bbut\s+the\s+(?:passage|context|text)")),
     (AMBIGUOUS, _any("ambigu", r"unclear\s+which", r"which\s+one", r"could\s+(?:refer\s+to|mean)",
                      r"(?:can't|cannot)\s+tell\s+which", r"do\s+you\s+mean",
                      r"multiple\s+(?:possible\s+)?(?:interpretations|meanings|readings)",
                      r"several\s+(?:people|persons|entities)",
-                     r"more\s+than\s+one\s+(?:person|meaning|interpretation)")),
+                     r"more\s+than\s+one\s+(?:person|meaning|interpretation)", r"which\s+(?:one\s+)?is\s+meant")),
+    (CONTRADICTORY, _any("contradict", "conflict", "inconsisten", "disagree", r"two\s+different",
+                         r"in\s+one\s+place\b.{0,60}\bin\s+another")),
     (GRANULARITY, _any("granular", r"too\s+(?:general|specific|broad|vague|coarse)", r"level\s+of\s+detail",
                        r"exact\s+(?:year|date|number|figure|day)", "precise", r"specific\s+day",
                        r"(?:only\s+(?:gives|provides|mentions|states)|(?:gives|provides|mentions|states)\s+only)"
-                       r"\s+the\s+(?:decade|century|year|country|region|total)")),
-    (NONFACTUAL, _any("opinion", "subjective", "predict", "future", "hypothetical", "speculat",
+                       r"\s+the\s+(?:decade|century|year|country|region|total)",
+                       r"only\s+(?:lists|gives|provides|mentions|states|reports)\b.{0,80}\bnot\s+(?:the\s+)?"
+                       r"(?:figure|exact|specific|precise|number|date|year|amount)")),
+    (NONFACTUAL, _any("opinion", "subjective", r"value\s+judg", "predict", "future", "hypothetical", "speculat",
                       r"personal\s+preference", "moral", r"matter\s+of\s+taste")),
     (MISSING, _any(rf"{_UNABLE}.*\b{_SOURCE_WORD}", rf"{_SOURCE_WORD}\b.*{_UNABLE}", r"enough\s+information",
+                   rf"{_SOURCE_WORD}\b.*(?:cannot|can't)\s+be\s+(?:established|determined|found|answered)",
+                   rf"nothing\s+in\s+the\s+{_SOURCE_WORD}",
                    r"says\s+nothing", r"never\s+(?:say|mention|state|give|specifie|provide)s?",
                    r"not\s+(?:\w+\s+)?(?:mentioned|specified|stated|provided|given|available|included|found)",
                    r"does\s+not\s+(?:\w+\s+)?(?:mention|say|state|specify|provide|contain|include|give)",
@@ -133,7 +147,7 @@ _REASON = [(code, re.compile(pattern, re.IGNORECASE)) for code, pattern in _REAS
 _ANSWER_AFTER = re.compile(
     _any(r"\bthe\s+answer\s+is\s+(?!not\b|unknown|unclear|uncertain|n't)", r"(?:^|\n)\s*answer:\s*\S",
          r"\bbut\s+(?:his|her|its|their)\s+(?:\w+\s+){0,3}?(?:is|was|are|were)\b",
-         r"however,?\s+(?:it|the\s+\w+)\s+(?:is|was|were)\s+\S"),
+         r"however,?\s+(?:it|the\s+\w+)\s+(?:is|was|were)\s+\S", r"\bhowever,?\s+[^.?!]*\d"),
     re.IGNORECASE,
 )
 _NEGATED_CODE = re.compile(
