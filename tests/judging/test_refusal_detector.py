@@ -3,8 +3,8 @@
 The fixture (`fixtures/refusal_outputs.jsonl`) holds outputs of the embedded models (Qwen2.5-0.5B and
 SmolLM2-135M through `pipeline=evaluate`) and phrasings written for it, each labelled by hand as a
 refusal (with the best-fitting code) or an answer attempt before the detector was tuned. Split
-``dev``: the written phrasings the detector was developed on; ``heldout``: the models' outputs,
-labelled first and never used for tuning. Figures are printed (``pytest -s``) and stated in the README.
+``dev``: the written phrasings the detector was developed on; ``heldout``: the models' outputs and a
+second set of written phrasings, both labelled first and never used for tuning. Figures are printed (``pytest -s``) and stated in the README.
 """
 
 from __future__ import annotations
@@ -71,8 +71,11 @@ def test_precision_and_recall_on_the_fixture():
     items = load_fixture()
     report = []
     results = {}
+    heldout = [i for i in items if i["split"] == "heldout"]
     for name, part in (("all", items), ("dev (written)", [i for i in items if i["split"] == "dev"]),
-                       ("heldout (model outputs)", [i for i in items if i["split"] == "heldout"])):
+                       ("heldout", heldout),
+                       ("heldout model outputs", [i for i in heldout if i["source"] != "written"]),
+                       ("heldout fresh phrasings", [i for i in heldout if i["source"] == "written"])):
         predicted = [deterministic_label(i["output"]) for i in part]  # the phrasing, whether cut off or not
         results[name] = scores(part, predicted)
         report.append(_fmt("rule+detector " + name, results[name]))
@@ -82,9 +85,10 @@ def test_precision_and_recall_on_the_fixture():
     results["detector"] = scores(left, [d.code if d else ANSWER_ATTEMPT for d in det])
     report.append(_fmt("detector alone on outputs without a leading code", results["detector"]))
     print("\n" + "\n".join(report))
-    # floors well below the measured figures (README): a regression that breaks detection fails here
-    assert results["all"]["precision"][0] >= 0.85 and results["all"]["recall"][0] >= 0.8
-    assert results["detector"]["precision"][0] >= 0.8 and results["detector"]["recall"][0] >= 0.7
+    # floors below the measured figures (README): a regression that breaks detection fails here
+    assert results["all"]["precision"][0] >= 0.9 and results["all"]["recall"][0] >= 0.75
+    assert results["heldout"]["precision"][0] >= 0.85 and results["heldout"]["recall"][0] >= 0.45
+    assert results["detector"]["precision"][0] >= 0.9 and results["detector"]["recall"][0] >= 0.7
 
 
 @pytest.mark.parametrize("text,code", [
