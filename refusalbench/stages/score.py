@@ -47,11 +47,7 @@ def _summary_path(json_path: Path) -> Path:
 
 
 def run(ctx: RunContext) -> None:
-    cfg = ctx.cfg.score
-    if cfg.n_resamples < 0:
-        raise UserError(f"score.n_resamples must be >= 0, got {cfg.n_resamples}.")
-    if not 0 < cfg.confidence_level < 1:
-        raise UserError(f"score.confidence_level must be between 0 and 1, got {cfg.confidence_level}.")
+    cfg = ctx.cfg.score  # its ranges are checked by the config schema
     if cfg.predictions:
         source = str(Path(cfg.predictions))
         labels = read_predictions(cfg.predictions)
@@ -70,7 +66,7 @@ def run(ctx: RunContext) -> None:
         "benchmark": benchmark_name(ctx, labels, bool(cfg.predictions)),
         "dataset_kind": None if cfg.predictions else ctx.cfg.dataset.kind,
         "judge": None if cfg.predictions else ctx.cfg.judge.kind,
-        "convention": cfg.convention,
+        "convention": str(cfg.convention),
     }
     if "reasoning_budget" not in labels.columns and not cfg.predictions:
         labels = labels.assign(reasoning_budget=ctx.cfg.reasoning.budget_tokens)
@@ -82,7 +78,7 @@ def run(ctx: RunContext) -> None:
         level=cfg.confidence_level,
         correct_score=ctx.cfg.judge.correct_score,
         meta=meta,
-        convention=cfg.convention,
+        convention=str(cfg.convention),
     )
     metrics = combine(results, meta)
     table = summary_table(results)

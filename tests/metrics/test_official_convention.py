@@ -290,3 +290,11 @@ def test_own_labels_under_official_truncated_and_unscored_are_refusals():
     # unanswerable: exact code, wrong code, attempt, unscored (the evaluator's ERROR: m missing) → 1 of 3
     assert m["refusal_accuracy"]["value"] == pytest.approx(1 / 3)
     assert m["missed_refusal_rate"]["value"] == pytest.approx(1 / 4)
+
+
+def test_config_checks_the_convention():
+    from refusalbench.config import ConfigError, ScoreConfig
+
+    assert ScoreConfig(convention="official").convention == "official"
+    with pytest.raises(ConfigError, match="score.convention must be one of strict, official"):
+        ScoreConfig(convention="lenient")
