@@ -22,10 +22,10 @@ from typing import Any, Iterable, Optional
 
 from refusalbench.config import CacheConfig, ModelConfig
 from refusalbench.errors import UserError
+from refusalbench.llm.breaker import EndpointUnavailable
 from refusalbench.llm.cache import ResponseCache, canonical_json
 from refusalbench.llm.completion import CallSpec, Completion, is_truncated
 from refusalbench.llm.estimate import count_input_tokens, estimate_cost, estimate_table, expected_output
-from refusalbench.llm.breaker import EndpointUnavailable
 from refusalbench.llm.limits import Endpoint, LimiterRegistry
 from refusalbench.llm.litellm_setup import import_litellm
 from refusalbench.llm.reasoning import split_think
@@ -194,7 +194,7 @@ class LLMLayer:
         await self._http.aclose_current()
         await asyncio.to_thread(self.close)
 
-    def __enter__(self) -> "LLMLayer":
+    def __enter__(self) -> LLMLayer:
         return self
 
     def __exit__(self, *exc: Any) -> None:

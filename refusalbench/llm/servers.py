@@ -88,7 +88,7 @@ class ManagedServer:
     # ---- readiness -----------------------------------------------------------------------------
     def wait_ready(self, timeout: float, base_url: Optional[str] = None,
                    discover: Optional[Callable[[], Optional[str]]] = None,
-                   served_name: Optional[str] = None) -> "ManagedServer":
+                   served_name: Optional[str] = None) -> ManagedServer:
         """Block until ``/health`` and ``/v1/models`` answer; stop the server and raise on failure.
 
         ``base_url`` is the server root (``http://127.0.0.1:PORT``); ``discover`` returns it once the
@@ -101,7 +101,7 @@ class ManagedServer:
             raise
 
     def _wait_ready(self, timeout: float, base_url: Optional[str], discover: Optional[Callable[[], Optional[str]]],
-                    served_name: Optional[str]) -> "ManagedServer":
+                    served_name: Optional[str]) -> ManagedServer:
         from refusalbench.errors import UserError
 
         start = time.monotonic()
@@ -159,7 +159,7 @@ class ManagedServer:
             log.error("%s server (pid %d) did not exit after SIGKILL", self.kind, self.proc.pid)
         log.info("stopped %s server (pid %d)", self.kind, self.proc.pid)
 
-    def __enter__(self) -> "ManagedServer":
+    def __enter__(self) -> ManagedServer:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -104,7 +104,7 @@ class SharedServer:
         # outside the lock: the supervisor may be waiting for it while the server stops
         _stop_group(self.pgid, self.server)
 
-    def __enter__(self) -> "SharedServer":
+    def __enter__(self) -> SharedServer:
         return self
 
     def __exit__(self, *exc: object) -> None:

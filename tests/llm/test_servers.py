@@ -19,8 +19,8 @@ from refusalbench.config import ModelConfig
 from refusalbench.errors import UserError
 from refusalbench.llm import embedded, llamacpp_child, vllm_server
 from refusalbench.llm.cpus import available_cpus
-from refusalbench.llm.model_files import SOURCES
 from refusalbench.llm.managed import start_managed
+from refusalbench.llm.model_files import SOURCES
 from refusalbench.llm.servers import ManagedServer
 from refusalbench.paths import CONF_DIR
 

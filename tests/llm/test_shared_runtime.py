@@ -17,6 +17,9 @@ from refusalbench.llm import shared_runtime
 from refusalbench.llm.cpus import available_cpus, cgroup_cpu_limit
 from refusalbench.llm.servers import ManagedServer, free_port, http_get_json
 
+pytestmark = pytest.mark.integration  # child processes
+
+
 # A second process using the shared server; prints its api_base once it holds a use.
 USER = textwrap.dedent('''
     import sys, time
