@@ -84,7 +84,7 @@ def test_generate_verify_judge_run_through_one_embedded_server(tmp_path, test_se
         starts.append(model_cfg.id)
         return StandInServer(test_server.url)
 
-    monkeypatch.setattr("refusalbench.llm.servers.start_managed", start_managed)
+    monkeypatch.setattr("refusalbench.llm.managed.start_managed", start_managed)
     # every LOW generation and every verification of a MissingInfo item is first answered with prose
     test_server.set_responder(responder("at LOW intensity", "P-MissingInfo perturbation that claims"))
     cfg = compose_local("dataset.n_base=1", f"cache.dir={tmp_path / 'cache'}", "tracking=off",
@@ -108,7 +108,7 @@ def test_generate_verify_judge_run_through_one_embedded_server(tmp_path, test_se
 
 
 def test_an_unparseable_verifier_reply_is_reasked_then_unscored(tmp_path, test_server, monkeypatch):
-    monkeypatch.setattr("refusalbench.llm.servers.start_managed",
+    monkeypatch.setattr("refusalbench.llm.managed.start_managed",
                         lambda cfg, log_dir=None: StandInServer(test_server.url))
 
     def respond(body: dict) -> str:
@@ -156,4 +156,5 @@ def test_generate_on_the_real_embedded_model(tmp_path):
     checked = pd.read_parquet(run / "checked.parquet")
     assert len(votes) == int(checked["check_ok"].sum())
     assert votes["verdict"].isin(["PASS", "FAIL", "UNSCORED"]).all() and (votes["verify_failure_kind"] != "call").all()
-    assert len(list(Path(run).glob("refusalbench-embedded-*.log"))) == 1  # one server for both roles
+    # one server for both roles (none of its own when another process on the machine already serves the model)
+    assert len(list(Path(run).glob("refusalbench-embedded-*.log"))) <= 1
