@@ -252,5 +252,13 @@ def register_configs() -> None:
     if not OmegaConf.has_resolver("rb_dirname"):
         # ${rb_dirname:${hydra.job.override_dirname}} -> one safe directory name for a sweep job
         OmegaConf.register_new_resolver("rb_dirname", safe_dirname)
+    if not OmegaConf.has_resolver("rb_job_key"):
+        from refusalbench.tracking.job_identity import job_key
+        from refusalbench.tracking.records import record_subdir
+
+        # ${rb_job_key:${hydra.overrides.task}} -> a sweep job's directory from its semantic overrides
+        OmegaConf.register_new_resolver("rb_job_key", lambda overrides: job_key(overrides))
+        # ${rb_record_dir:${hydra.runtime.output_dir}} -> .hydra, or .hydra-<time> beside an earlier record
+        OmegaConf.register_new_resolver("rb_record_dir", record_subdir)
     cs = ConfigStore.instance()
     cs.store(name="refusalbench_schema", node=RefusalBenchConfig)
