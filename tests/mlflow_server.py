@@ -38,6 +38,8 @@ class MlflowServer:
                "--backend-store-uri", f"sqlite:///{self.root / 'server.db'}",
                "--artifacts-destination", str(self.root / "artifacts"), "--serve-artifacts"]
         env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
+        # offline and lean: LiteLLM (imported by the server) must not fetch its price map; no GenAI job runner
+        env.update(LITELLM_LOCAL_MODEL_COST_MAP="True", LITELLM_TELEMETRY="False", MLFLOW_SERVER_ENABLE_JOB_EXECUTION="false")
         log = self.log_path.open("wb")
         self.proc = subprocess.Popen(cmd, cwd=self.root, stdout=log, stderr=subprocess.STDOUT, env=env,
                                      start_new_session=True)

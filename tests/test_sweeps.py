@@ -1,7 +1,7 @@
 """Real multiruns through Hydra's launchers (basic, joblib, submitit-local — Slurm's code path — and Ray in
 local mode), tracked in a SQLite store or a real `mlflow server`: one MLflow parent run per sweep
 directory, one child per job, and reruns that skip completed jobs without calling a model, reuse the
-parent and add only the missing children."""
+parent and add only the missing children. The submitit and Ray sweeps are in the slow tier."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -72,62 +73,25 @@ def assert_one_parent_with(uri: str, n_children: int):
     return client, parents[0], children
 
 
+def skips_logged(proc: subprocess.CompletedProcess, tmp_path: Path, since: float) -> int:
+    """How many jobs said they skipped: in the launcher's output, or in submitit's per-job logs of this run."""
+    text = proc.stdout + proc.stderr
+    for log in (tmp_path / "multirun").rglob(".submitit/*/*_log.*"):
+        if log.stat().st_mtime >= since:
+            text += log.read_text(errors="replace")
+    return text.count("skipping completed job")
+
+
 def assert_resumes_without_model_calls(tmp_path, server, bench, launcher, n_jobs, **kw):
     """A rerun against a dead endpoint: finished jobs are found by their semantic identity and skipped."""
-    calls = len(server.requests)
+    calls, start = len(server.requests), time.time()
     again = run_sweep(tmp_path, DEAD_ENDPOINT, bench, launcher=launcher, **kw)
     assert again.returncode == 0, again.stderr[-3000:]
     assert len(server.requests) == calls
-    assert (again.stdout + again.stderr).count("skipping completed job") == n_jobs
+    assert skips_logged(again, tmp_path, start) == n_jobs
 
 
-def test_joblib_sweep_parent_children_and_resume(tmp_path, test_server):
-    test_server.set_responder(h.scripted(h.NQ_REPLIES))
-    bench = write_bench(tmp_path)
-    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
-
-    first = run_sweep(tmp_path, test_server.url, bench)
-    assert first.returncode == 0, first.stderr[-3000:]
-    assert len(test_server.requests) == 4 * len(h.NQ_ITEMS)
-
-    client, parent, children = assert_one_parent_with(uri, 4)
-    assert {c.data.tags["reasoning_budget"] for c in children} == {"0", "1024"}
-    assert {c.info.run_name for c in children} == {f"model-{m} [budget {b}]" for m in "ab" for b in (0, 1024)}
-    assert parent.info.run_name == "sweep sweeptest"
-    for child in children:
-        assert "refusal_accuracy" in child.data.metrics and "refusal_accuracy_ci_low" in child.data.metrics
-        names = {a.path for a in client.list_artifacts(child.info.run_id)}
-        assert {"metrics.json", "labels.parquet", "report", "hydra", "config_resolved.json"} <= names
-    assert "report" in {a.path for a in client.list_artifacts(parent.info.run_id)}
-    sweep_dir = tmp_path / "multirun" / "sweeptest"
-    report = (sweep_dir / "report" / "report.md").read_text()
-    assert "| model-a [budget 1024] |" in report and "| model-b [budget 0] |" in report
-    assert len(list(sweep_dir.rglob("DONE"))) == 4
-    assert not any("127.0.0.1" in p.name for p in sweep_dir.iterdir())  # endpoints are not part of job names
-
-    # the fake key appears nowhere in the tracking store, the artifacts or the run directories
-    for path in tmp_path.rglob("*"):
-        if path.is_file():
-            assert FAKE_KEY.encode() not in path.read_bytes(), path
-
-    assert_resumes_without_model_calls(tmp_path, test_server, bench, JOBLIB, 4)
-    assert_one_parent_with(uri, 4)
-    assert not list(sweep_dir.glob("*/.hydra-*"))  # a skipped job leaves no new record
-
-    # re-judging inside a finished job keeps the record of the run that produced its outputs
-    job_dir = next(p.parent for p in sweep_dir.rglob("DONE"))
-    before = (job_dir / ".hydra" / "config.yaml").read_bytes()
-    rejudge = subprocess.run(
-        [sys.executable, "-m", "refusalbench", "pipeline.stages=[judge,score,report]", f"hydra.run.dir={job_dir}",
-         "dataset=refusalbench_nq", f"dataset.path={bench}", "model=openai_compatible", "model.name=model-a",
-         f"model.api_base={DEAD_ENDPOINT}", "judge=deterministic", "score.n_resamples=50", "tracking=off"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert rejudge.returncode == 0, rejudge.stderr[-3000:]
-    assert (job_dir / ".hydra" / "config.yaml").read_bytes() == before
-    records = list(job_dir.glob(".hydra-*"))
-    assert len(records) == 1 and "pipeline.stages" in (records[0] / "overrides.yaml").read_text()
-
-
+@pytest.mark.slow
 def test_a_rerun_adds_missing_jobs_to_the_same_parent_through_submitit(tmp_path, test_server):
     """submitit's local executor runs each job as its own process, the code path of the Slurm launcher."""
     pytest.importorskip("hydra_plugins.hydra_submitit_launcher")
@@ -138,9 +102,10 @@ def test_a_rerun_adds_missing_jobs_to_the_same_parent_through_submitit(tmp_path,
     first = run_sweep(tmp_path, test_server.url, bench, launcher=SUBMITIT_LOCAL, models="model-a")
     assert first.returncode == 0, first.stderr[-3000:]
     assert_one_parent_with(uri, 2)
+    start = time.time()
     grown = run_sweep(tmp_path, test_server.url, bench, launcher=SUBMITIT_LOCAL, models="model-a,model-b")
     assert grown.returncode == 0, grown.stderr[-3000:]
-    assert (grown.stdout + grown.stderr).count("skipping completed job") == 2
+    assert skips_logged(grown, tmp_path, start) == 2
     assert len(test_server.requests) == 4 * len(h.NQ_ITEMS)  # model-b's two jobs only
     _, parent, children = assert_one_parent_with(uri, 4)
     assert parent.data.tags["refusalbench.jobs_completed"] == "4"
@@ -171,23 +136,53 @@ def test_ray_local_sweep_parent_children_and_resume(tmp_path, test_server):
 
 
 def test_parallel_sweep_against_a_tracking_server(tmp_path, test_server):
-    """Two parallel jobs at a time log to `mlflow server`; runs, metrics and artifacts are read back over HTTP."""
+    """A joblib sweep (two jobs at a time) logs to a real `mlflow server`; runs, metrics and artifacts are read
+    back over HTTP; a rerun against a dead endpoint skips every job; re-judging keeps the old record."""
     test_server.set_responder(h.scripted(h.NQ_REPLIES))
     bench = write_bench(tmp_path)
     with MlflowServer(tmp_path / "server") as server:
         first = run_sweep(tmp_path, test_server.url, bench, tracking_uri=server.uri)
         assert first.returncode == 0, first.stderr[-3000:]
+        assert len(test_server.requests) == 4 * len(h.NQ_ITEMS)
+
         client, parent, children = assert_one_parent_with(server.uri, 4)
+        assert parent.info.run_name == "sweep sweeptest"
+        assert {c.info.run_name for c in children} == {f"model-{m} [budget {b}]" for m in "ab" for b in (0, 1024)}
+        assert {c.data.tags["reasoning_budget"] for c in children} == {"0", "1024"}
         for child in children:
-            assert 0.0 <= child.data.metrics["refusal_accuracy"] <= 1.0
+            assert 0.0 <= child.data.metrics["refusal_accuracy"] <= 1.0 and "refusal_accuracy_ci_low" in child.data.metrics
+            names = {a.path for a in client.list_artifacts(child.info.run_id)}
+            assert {"metrics.json", "labels.parquet", "report", "hydra", "config_resolved.json"} <= names
             local = client.download_artifacts(child.info.run_id, "metrics.json", str(tmp_path / "dl" / child.info.run_id))
             assert '"refusal_accuracy"' in Path(local).read_text()
-        report = client.download_artifacts(parent.info.run_id, "report/report.md", str(tmp_path / "dl" / "parent"))
-        assert "model-b [budget 1024]" in Path(report).read_text()
+        report = Path(client.download_artifacts(parent.info.run_id, "report/report.md", str(tmp_path / "dl" / "parent")))
+        assert "| model-a [budget 1024] |" in report.read_text() and "| model-b [budget 0] |" in report.read_text()
         assert not (tmp_path / "mlflow.db").exists() and not (tmp_path / "mlruns").exists()  # nothing logged locally
+        sweep_dir = tmp_path / "multirun" / "sweeptest"
+        assert len(list(sweep_dir.rglob("DONE"))) == 4
+        assert not any("127.0.0.1" in p.name for p in sweep_dir.iterdir())  # endpoints are not part of job names
+
+        # the fake key appears nowhere: run directories, the server's database and its artifact store
+        for path in tmp_path.rglob("*"):
+            if path.is_file():
+                assert FAKE_KEY.encode() not in path.read_bytes(), path
 
         assert_resumes_without_model_calls(tmp_path, test_server, bench, JOBLIB, 4, tracking_uri=server.uri)
         assert_one_parent_with(server.uri, 4)
+        assert not list(sweep_dir.glob("*/.hydra-*"))  # a skipped job leaves no new record
+
+    # re-judging inside a finished job keeps the record of the run that produced its outputs
+    job_dir = next(p.parent for p in sweep_dir.rglob("DONE"))
+    before = (job_dir / ".hydra" / "config.yaml").read_bytes()
+    rejudge = subprocess.run(
+        [sys.executable, "-m", "refusalbench", "pipeline.stages=[judge,score,report]", f"hydra.run.dir={job_dir}",
+         "dataset=refusalbench_nq", f"dataset.path={bench}", "model=openai_compatible", "model.name=model-a",
+         f"model.api_base={DEAD_ENDPOINT}", "judge=deterministic", "score.n_resamples=50", "tracking=off"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert rejudge.returncode == 0, rejudge.stderr[-3000:]
+    assert (job_dir / ".hydra" / "config.yaml").read_bytes() == before
+    records = list(job_dir.glob(".hydra-*"))
+    assert len(records) == 1 and "pipeline.stages" in (records[0] / "overrides.yaml").read_text()
 
 
 def test_basic_launcher_sweep(tmp_path, test_server):

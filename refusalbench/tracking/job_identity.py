@@ -56,8 +56,14 @@ def job_key(overrides: Iterable[str]) -> str:
     if not semantic:
         return "default"
     digest = hashlib.sha256("\n".join(sorted(semantic)).encode()).hexdigest()[:8]
-    pairs = [o.replace("=", "@", 1) for o in semantic if "/" not in o.split("=", 1)[-1]]
-    readable = re.sub(r"[^A-Za-z0-9@+._-]+", "_", "+".join(pairs))[:READABLE_LIMIT].rstrip("+_")
+    readable = ""
+    for override in semantic:
+        if "/" in override.split("=", 1)[-1]:
+            continue
+        pair = re.sub(r"[^A-Za-z0-9@+._-]+", "_", override.replace("=", "@", 1))
+        if len(readable) + len(pair) + 1 > READABLE_LIMIT:
+            break  # whole settings only; the hash covers the rest
+        readable += ("+" if readable else "") + pair
     return f"{readable}-{digest}" if readable else digest
 
 
