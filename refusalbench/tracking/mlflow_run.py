@@ -112,6 +112,7 @@ class Tracker:
         self.client = MlflowClient(tracking_uri=uri)
         self.experiment_id = ensure_experiment(self.client, experiment, uri)
         self.uri = uri
+        tags = {**ui_tags(tags), **tags}
         if parent_run_id:
             tags = {**tags, "mlflow.parentRunId": parent_run_id, "refusalbench.parent_run_id": parent_run_id}
         _, _, tag_len, _ = limits()
@@ -222,6 +223,20 @@ def read_sweep_state(sweep_dir: Optional[Path]) -> dict:
 
 def read_parent_run_id(sweep_dir: Optional[Path]) -> Optional[str]:
     return read_sweep_state(sweep_dir).get("parent_run_id")
+
+
+def ui_tags(tags: dict[str, str]) -> dict[str, str]:
+    """MLflow's own tags, which its UI shows as a run's User and Source (with the git commit)."""
+    import getpass
+
+    out = {"mlflow.source.name": "refusalbench", "mlflow.source.type": "LOCAL"}
+    try:
+        out["mlflow.user"] = getpass.getuser()
+    except (KeyError, OSError):  # no user name in a bare container
+        pass
+    if tags.get("git_commit", "unknown") != "unknown":
+        out["mlflow.source.git.commit"] = tags["git_commit"]
+    return out
 
 
 def env_summary() -> dict[str, str]:
