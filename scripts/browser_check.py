@@ -65,8 +65,9 @@ def screenshots(uri: str, out: Path, profile: Path) -> list[Path]:
         page.goto(f"{uri}/#/experiments/{exp.experiment_id}/runs")
         page.get_by_text(parent.info.run_name, exact=True).first.wait_for()
         tidy_ui(page)
-        show_columns(page, ["refusal_accuracy", "answer_accuracy", "calibrated_refusal_score"], hide=["Dataset", "Models"])
-        widen_column(page, "Run Name", 110)
+        # the tag columns show model and budget in full where the nested run names are cut off
+        show_columns(page, ["refusal_accuracy", "answer_accuracy", "calibrated_refusal_score", "model", "reasoning_budget"],
+                     hide=["Dataset", "Models"])
         page.locator("button[data-component-id*='runnamecellrenderer']").first.click()  # expand the parent
         page.get_by_text(child.info.run_name, exact=True).first.wait_for()
         page.wait_for_timeout(1000)
@@ -89,29 +90,16 @@ def tidy_ui(page) -> None:
         close.first.click()
 
 
-def widen_column(page, header: str, pixels: int) -> None:
-    """Drag the right edge of a runs-table column so its values are not cut off."""
-    cell = page.locator(".ag-header-cell", has_text=header).first
-    handle = cell.locator(".ag-header-cell-resize").first
-    box = handle.bounding_box()
-    if box is None:
-        return
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x + pixels, y, steps=5)
-    page.mouse.up()
-
-
-def show_columns(page, metrics: list[str], hide: list[str]) -> None:
-    """Tick metric columns (and untick empty attribute columns) in the runs table's Columns menu."""
+def show_columns(page, names: list[str], hide: list[str]) -> None:
+    """Tick metric and tag columns (and untick empty attribute columns) in the runs table's Columns menu."""
     page.get_by_text("Columns", exact=True).first.click()
     node = "xpath=//span[contains(@class, 'tree-title')][normalize-space(.)='{}']"  # search highlights split the text
     for name in hide:
         page.locator(node.format(name)).first.click()
     search = page.get_by_placeholder("Search columns")
-    for name in metrics:
+    for name in names:
         search.fill(name)
+        page.wait_for_timeout(700)  # the tree filters after a debounce
         page.locator(node.format(name)).first.click()
     page.keyboard.press("Escape")
     page.wait_for_timeout(500)
