@@ -36,7 +36,8 @@ def run_sweep(work: Path, llm_url: str, tracking_uri: str) -> None:
 
     bench = work / "bench.jsonl"
     h.nq_benchmark().to_json(bench, orient="records", lines=True)
-    cmd = [sys.executable, "-m", "refusalbench", "-m", "name=budget-study", "hydra/launcher=joblib", "hydra.launcher.n_jobs=2",
+    cmd = [sys.executable, "-m", "refusalbench", "-m", "name=budget-study",
+           "hydra/launcher=joblib", "hydra.launcher.n_jobs=2",
            "pipeline=evaluate", "dataset=refusalbench_nq", f"dataset.path={bench}", "model=openai_compatible",
            f"model.api_base={llm_url}", "model.name=model-a,model-b", "reasoning=budget_0,budget_1024",
            "judge=deterministic", "score.n_resamples=200", f"cache.dir={work / 'cache'}", "tracking=server",
@@ -66,8 +67,8 @@ def screenshots(uri: str, out: Path, profile: Path) -> list[Path]:
         page.get_by_text(parent.info.run_name, exact=True).first.wait_for()
         tidy_ui(page)
         # the tag columns show model and budget in full where the nested run names are cut off
-        show_columns(page, ["refusal_accuracy", "answer_accuracy", "calibrated_refusal_score", "model", "reasoning_budget"],
-                     hide=["Dataset", "Models"])
+        metrics = ["refusal_accuracy", "answer_accuracy", "calibrated_refusal_score"]
+        show_columns(page, [*metrics, "model", "reasoning_budget"], hide=["Dataset", "Models"])
         page.locator("button[data-component-id*='runnamecellrenderer']").first.click()  # expand the parent
         page.get_by_text(child.info.run_name, exact=True).first.wait_for()
         page.wait_for_timeout(1000)
@@ -123,7 +124,8 @@ def main() -> None:
     parser.add_argument("--uri", help="screenshot this running MLflow server (holding a sweep) instead of making one")
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
-        raise SystemExit(f"{CHROMIUM} is missing: apt-get install chromium chromium-driver (or run `make test-browser`)")
+        raise SystemExit(f"{CHROMIUM} is missing: apt-get install chromium chromium-driver "
+                         "(or run `make test-browser`)")
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="rb-browser-") as tmp:

@@ -32,21 +32,24 @@ class MlflowServer:
     def uri(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> "MlflowServer":
+    def start(self) -> MlflowServer:
         self.root.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(self.port), "--workers", "1",
+        cmd = [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(self.port),
+               "--workers", "1",
                "--backend-store-uri", f"sqlite:///{self.root / 'server.db'}",
                "--artifacts-destination", str(self.root / "artifacts"), "--serve-artifacts"]
         env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
         # offline and lean: LiteLLM (imported by the server) must not fetch its price map; no GenAI job runner
-        env.update(LITELLM_LOCAL_MODEL_COST_MAP="True", LITELLM_TELEMETRY="False", MLFLOW_SERVER_ENABLE_JOB_EXECUTION="false")
+        env.update(LITELLM_LOCAL_MODEL_COST_MAP="True", LITELLM_TELEMETRY="False",
+                   MLFLOW_SERVER_ENABLE_JOB_EXECUTION="false")
         log = self.log_path.open("wb")
         self.proc = subprocess.Popen(cmd, cwd=self.root, stdout=log, stderr=subprocess.STDOUT, env=env,
                                      start_new_session=True)
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"mlflow server exited with {self.proc.returncode}: {self.log_path.read_text()[-2000:]}")
+                log_tail = self.log_path.read_text()[-2000:]
+                raise RuntimeError(f"mlflow server exited with {self.proc.returncode}: {log_tail}")
             try:
                 with urllib.request.urlopen(f"{self.uri}/health", timeout=2) as resp:
                     if resp.status == 200:
@@ -54,7 +57,8 @@ class MlflowServer:
             except OSError:
                 time.sleep(0.5)
         self.stop()
-        raise RuntimeError(f"mlflow server did not answer within {self.startup_timeout:.0f} s: {self.log_path.read_text()[-2000:]}")
+        log_tail = self.log_path.read_text()[-2000:]
+        raise RuntimeError(f"mlflow server did not answer within {self.startup_timeout:.0f} s: {log_tail}")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -66,7 +70,7 @@ class MlflowServer:
                 self.proc.wait()
         self.proc = None
 
-    def __enter__(self) -> "MlflowServer":
+    def __enter__(self) -> MlflowServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:

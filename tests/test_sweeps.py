@@ -27,7 +27,8 @@ DEAD_ENDPOINT = "http://127.0.0.1:9/v1"  # nothing listens: a job that called it
 
 JOBLIB = ["hydra/launcher=joblib", "hydra.launcher.n_jobs=2"]
 SUBMITIT_LOCAL = ["hydra/launcher=submitit_local", "hydra.launcher.timeout_min=10"]
-RAY_LOCAL = ["hydra/launcher=ray", "+hydra.launcher.ray.init.num_cpus=2", "+hydra.launcher.ray.init.include_dashboard=false",
+RAY_LOCAL = ["hydra/launcher=ray", "+hydra.launcher.ray.init.num_cpus=2",
+             "+hydra.launcher.ray.init.include_dashboard=false",
              "+hydra.launcher.ray.init.object_store_memory=100000000"]
 
 
@@ -152,12 +153,14 @@ def test_parallel_sweep_against_a_tracking_server(tmp_path, test_server):
         assert {c.info.run_name for c in children} == {f"model-{m} [budget {b}]" for m in "ab" for b in (0, 1024)}
         assert {c.data.tags["reasoning_budget"] for c in children} == {"0", "1024"}
         for child in children:
-            assert 0.0 <= child.data.metrics["refusal_accuracy"] <= 1.0 and "refusal_accuracy_ci_low" in child.data.metrics
+            assert 0.0 <= child.data.metrics["refusal_accuracy"] <= 1.0
+            assert "refusal_accuracy_ci_low" in child.data.metrics
             names = {a.path for a in client.list_artifacts(child.info.run_id)}
             assert {"metrics.json", "labels.parquet", "report", "hydra", "config_resolved.json"} <= names
-            local = client.download_artifacts(child.info.run_id, "metrics.json", str(tmp_path / "dl" / child.info.run_id))
+            local = client.download_artifacts(child.info.run_id, "metrics.json",
+                                              str(tmp_path / "dl" / child.info.run_id))
             assert '"refusal_accuracy"' in Path(local).read_text()
-        report = Path(client.download_artifacts(parent.info.run_id, "report/report.md", str(tmp_path / "dl" / "parent")))
+        report = Path(client.download_artifacts(parent.info.run_id, "report/report.md", str(tmp_path / "dl")))
         assert "| model-a [budget 1024] |" in report.read_text() and "| model-b [budget 0] |" in report.read_text()
         assert not (tmp_path / "mlflow.db").exists() and not (tmp_path / "mlruns").exists()  # nothing logged locally
         sweep_dir = tmp_path / "multirun" / "sweeptest"
@@ -216,6 +219,7 @@ def test_a_failed_job_does_not_stop_the_sweep_and_its_retry_replaces_it(tmp_path
     again = run_sweep(tmp_path, test_server.url, bench, launcher=[], models="broken,working")
     assert again.returncode == 0, again.stderr[-3000:]
     _, _, children = assert_one_parent_with(uri, 4)
-    failed = [r for r in client.search_runs([parents[0].info.experiment_id], run_view_type=3) if r.info.status == "FAILED"]
+    every = client.search_runs([parents[0].info.experiment_id], run_view_type=3)  # 3: active and deleted
+    failed = [r for r in every if r.info.status == "FAILED"]
     assert len(failed) == 2 and all(r.info.lifecycle_stage == "deleted" for r in failed)
     assert {r.data.tags["refusalbench.superseded_by"] for r in failed} <= {c.info.run_id for c in children}

@@ -74,7 +74,8 @@ class MlflowSweepCallback(Callback):
                 run_name=f"sweep {config.name}",
                 tags={**env_summary(), "refusalbench.kind": "sweep", "refusalbench.sweep_dir": str(sweep_dir.resolve()),
                       SWEEP_ID_TAG: sweep_id(sweep_dir), "refusalbench.sweep_name": str(config.name),
-                      "refusalbench.sweep_overrides": " ".join(overrides), "refusalbench.sweep_params": json.dumps(params),
+                      "refusalbench.sweep_overrides": " ".join(overrides),
+                      "refusalbench.sweep_params": json.dumps(params),
                       "refusalbench.swept_keys": ", ".join(self.swept)},
                 resume_tag=SWEEP_ID_TAG,
             )

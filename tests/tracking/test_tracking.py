@@ -83,6 +83,7 @@ def test_a_resume_tag_reopens_the_same_run_and_the_ui_shows_source_and_commit(tm
     assert again.resumed and again.run_id == first.run_id
     run = again.client.get_run(again.run_id)
     assert run.info.status == "RUNNING" and run.info.run_name == "sweep s (again)"
-    assert run.data.tags["mlflow.source.name"] == "refusalbench" and run.data.tags["mlflow.source.git.commit"] == "0123abcd"
+    assert run.data.tags["mlflow.source.name"] == "refusalbench"
+    assert run.data.tags["mlflow.source.git.commit"] == "0123abcd"
     other = Tracker(uri, "exp", "sweep t", tags={"sweep_id": "def456"}, resume_tag="sweep_id")
     assert not other.resumed and other.run_id != first.run_id
