@@ -3,8 +3,10 @@
 `generate_programmatic` picks a lever of the requested cell (the given one, or a seeded choice
 among the levers that apply to the item), applies it and checks the result against the same rules
 as the check stage (something changed, only the class's target edited, no answer left at
-MissingInfo MEDIUM/HIGH, an answer kept at LOW, clean English); a lever whose output breaks a rule
-counts as not applicable, so every returned item passes by construction.
+MissingInfo MEDIUM/HIGH, an answer kept at LOW, clean English) and its semantic detectors
+(refusalbench.generation.semantic), including that no other intensity of the same item has the
+same text. A lever whose output breaks a rule counts as not applicable; when no lever applies the
+item is declined (NotApplicable, recorded by the generate stage), never faked.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from refusalbench import taxonomy as tx
 from refusalbench.perturb import (  # noqa: F401 - importing the modules registers their levers
     levers_ambiguity, levers_contradiction, levers_epistemic, levers_granularity, levers_missing, levers_premise,
 )
+from refusalbench.generation.semantic import Candidate, detect
 from refusalbench.perturb.base import BOTH, QUERY, REGISTRY, Item, LeverImpl, NotApplicable, Proposal
 from refusalbench.perturb.distractors import DistractorPool
 from refusalbench.perturb.text import contains_any, is_clean, normalise_space, raw_contains_any, tidy
@@ -106,6 +109,9 @@ def violations(item: Item, out: Proposal, cls: str, intensity: str) -> list[str]
     if intensity == tx.LOW and any(contains_any(p, item.raw_answers) for p in item.passages):
         if not any(contains_any(p, item.raw_answers) for p in out.passages):
             bad.append("a LOW item must keep an answer string")
+    if not bad:
+        view = Candidate(cls, intensity, item.query, out.query, item.passages, out.passages, item.raw_answers)
+        bad += [f"{name}: {why}" for name, why in detect(view)]
     return bad
 
 
@@ -123,15 +129,33 @@ def generate_programmatic(
 
     Returns perturbed_query, perturbed_context (single) or perturbed_passages (multi),
     lever_selected, implementation_reasoning and programmatic=True; raises NotApplicable when no
-    lever of the cell (or not the requested `lever`) applies. `catalogue` restricts the levers to
-    the names it holds (default: the base catalogue plus our programmatic files); `pool` defaults
-    to the bundled sample's answers.
+    lever of the cell (or not the requested `lever`) applies, or when every applicable one would
+    give the same text as another intensity of this class for the item. `catalogue` restricts the
+    levers to the names it holds (default: the base catalogue plus our programmatic files); `pool`
+    defaults to the bundled sample's answers.
     """
     cls, intensity = tx.check_class(perturbation_class), tx.check_intensity(intensity)
     multi = bool(multi_passage or "passages" in base_row and "context" not in base_row)
     pool = pool if pool is not None else DistractorPool.bundled()
-    key = f"{seed}:{base_row.get('source_id', '')}:{cls}:{intensity}"
     known = _catalogue_names(cls, intensity, catalogue)
+    siblings = set()
+    for other in tx.INTENSITIES:
+        if other != intensity:
+            try:
+                out = _generate(base_row, cls, other, seed, pool, multi, None, _catalogue_names(cls, other, catalogue))
+            except NotApplicable:
+                continue
+            siblings.add(_texts(out))
+    return _generate(base_row, cls, intensity, seed, pool, multi, lever, known, siblings)
+
+
+def _texts(result: Mapping[str, Any]) -> tuple:
+    return result["perturbed_query"], tuple(result.get("perturbed_passages") or [result.get("perturbed_context")])
+
+
+def _generate(base_row: Mapping[str, Any], cls: str, intensity: str, seed: int, pool: DistractorPool, multi: bool,
+              lever: Optional[str], known: set[str], avoid: frozenset | set = frozenset()) -> dict:
+    key = f"{seed}:{base_row.get('source_id', '')}:{cls}:{intensity}"
     impls = [i for i in _impls(cls, intensity, multi) if i.name in known]
     if lever is not None:
         impls = [i for i in impls if i.name == lever]
@@ -159,6 +183,9 @@ def generate_programmatic(
             result["perturbed_passages"] = out.passages
         else:
             result["perturbed_context"] = out.passages[0]
+        if _texts(result) in avoid:
+            reasons.append(f"{impl.name}: the same text as another intensity of this item")
+            continue
         return result
     log.debug("%s %s/%s: no lever applies (%s)", base_row.get("source_id"), cls, intensity, reasons)
     raise NotApplicable(f"no programmatic lever of {cls}/{intensity} applies: " + (" | ".join(reasons) or "none implemented"))

@@ -169,14 +169,17 @@ def irrelevant_context(item: Item) -> Proposal:
     edited = {}
     used = list(item.passages)
     for i in item.answer_passages():
-        other = item.pool.unrelated_passage(item.rng, item.source_id, item.query, item.answers, avoid=used)
-        if other is None:
-            raise NotApplicable("the distractor pool has no passage on an unrelated topic")
-        used.append(other)
-        whole = whole_sentences(other)  # a retrieved chunk starts and ends mid-sentence: keep its whole sentences
-        if len(whole.split()) < 25 or not balanced(whole):
-            raise NotApplicable("the unrelated passage has too few whole sentences")
-        edited[i] = whole
+        for _ in range(5):  # a few draws: a chunk may have too few whole sentences or a cut ellipsis
+            other = item.pool.unrelated_passage(item.rng, item.source_id, item.query, item.answers, avoid=used)
+            if other is None:
+                raise NotApplicable("the distractor pool has no passage on an unrelated topic")
+            used.append(other)
+            whole = whole_sentences(other)  # a retrieved chunk starts and ends mid-sentence: keep its whole sentences
+            if len(whole.split()) >= 25 and balanced(whole) and "..." not in whole and "…" not in whole:
+                edited[i] = whole
+                break
+        else:
+            raise NotApplicable("no unrelated passage with enough whole sentences was found")
     return _proposal(item, item.with_passages(edited), "Replaced the passage with one about an unrelated topic from another question.")
 
 

@@ -333,3 +333,7 @@ def _summarise(df: pd.DataFrame) -> None:
         log.info("generate %s: %d candidates, %d ok, %d invalid replies, %d call failures, %d not applicable, "
                  "%d ground-truth echoes disagree", gen, len(g), int(g["generation_ok"].sum()), int((kinds == PARSE).sum()),
                  int((kinds == CALL).sum()), int((kinds == NOT_APPLICABLE).sum()), int(g["expected_echo_disagrees"].sum()))
+        declined = g[kinds == NOT_APPLICABLE].groupby(["perturbation_class", "intensity"]).size()
+        if len(declined):
+            log.info("generate %s: declined (no lever gives a valid item) per cell: %s", gen,
+                     ", ".join(f"{c}/{i} {n}" for (c, i), n in declined.items()))
