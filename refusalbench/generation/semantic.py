@@ -263,6 +263,8 @@ def broken_capitalisation(c: Candidate) -> Optional[str]:
             if word.lower() in _OPENERS and (comma or not nxt[:1].isupper()) and not re.search(
                     rf"(?<![.!?]\s)\b{word}\b", " ".join(c.original) + " " + c.original_query):
                 return f"a capitalised '{word}' inside a sentence: {m.group(0)[:60]!r}"
+        if s is c.perturbed_query and _LOWER_START.match(c.original_query):
+            continue  # a query written in lower case throughout (as NQ's are) is not broken
         if _LOWER_START.match(s) and not s.split(" ", 1)[0].lower().startswith(("e.g", "i.e", "c.")):
             if s.split(" ", 1)[0] not in " ".join(c.original):
                 return f"a sentence starts in lower case: {s[:60]!r}"

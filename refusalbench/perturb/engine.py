@@ -15,7 +15,7 @@ import logging
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Optional
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import (  # noqa: F401 - importing the modules registers their levers
@@ -124,13 +124,15 @@ def generate_programmatic(
     multi_passage: bool = False,
     lever: Optional[str] = None,
     catalogue: Any = None,
+    avoid: Iterable[Sequence] = (),
 ) -> dict:
     """One programmatic perturbation of `base_row` for a (class, intensity) cell.
 
     Returns perturbed_query, perturbed_context (single) or perturbed_passages (multi),
     lever_selected, implementation_reasoning and programmatic=True; raises NotApplicable when no
-    lever of the cell (or not the requested `lever`) applies, or when every applicable one would
-    give the same text as another intensity of this class for the item. `catalogue` restricts the
+    lever of the cell (or not the requested `lever`) applies. `avoid` holds (query, passages) pairs
+    the result must differ from (the other intensities' items of the same question, so that no
+    two intensities share a text). `catalogue` restricts the
     levers to the names it holds (default: the base catalogue plus our programmatic files); `pool`
     defaults to the bundled sample's answers.
     """
@@ -138,19 +140,17 @@ def generate_programmatic(
     multi = bool(multi_passage or "passages" in base_row and "context" not in base_row)
     pool = pool if pool is not None else DistractorPool.bundled()
     known = _catalogue_names(cls, intensity, catalogue)
-    siblings = set()
-    for other in tx.INTENSITIES:
-        if other != intensity:
-            try:
-                out = _generate(base_row, cls, other, seed, pool, multi, None, _catalogue_names(cls, other, catalogue))
-            except NotApplicable:
-                continue
-            siblings.add(_texts(out))
-    return _generate(base_row, cls, intensity, seed, pool, multi, lever, known, siblings)
+    return _generate(base_row, cls, intensity, seed, pool, multi, lever, known, {tuple_texts(t) for t in avoid})
+
+
+def tuple_texts(texts: Sequence) -> tuple:
+    """(query, (passage, ...)) from a (query, passages) pair, for comparing perturbed texts."""
+    query, passages = texts
+    return str(query), tuple(str(p) for p in passages)
 
 
 def _texts(result: Mapping[str, Any]) -> tuple:
-    return result["perturbed_query"], tuple(result.get("perturbed_passages") or [result.get("perturbed_context")])
+    return tuple_texts((result["perturbed_query"], result.get("perturbed_passages") or [result.get("perturbed_context")]))
 
 
 def _generate(base_row: Mapping[str, Any], cls: str, intensity: str, seed: int, pool: DistractorPool, multi: bool,

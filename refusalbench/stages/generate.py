@@ -217,12 +217,14 @@ def _perturb_module():
     return perturb
 
 
-def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool) -> dict:
+def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool, avoid: list = ()) -> dict:
     """Call with the assigned lever; when it does not apply to this item, let the generator choose (seeded)."""
     params = inspect.signature(fn).parameters
     kwargs = {"catalogue": catalogue, "multi_passage": multi}
     if pool is not None and "pool" in params:
         kwargs["pool"] = pool
+    if avoid and "avoid" in params:
+        kwargs["avoid"] = avoid
     row = {k: plain(v) for k, v in t.base.items()}
     if t.lever_assigned and "lever" in params:
         try:
@@ -232,18 +234,45 @@ def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool) -> 
     return fn(row, t.perturbation_class, t.intensity, seed=seed, **kwargs)
 
 
+def _programmatic_row(ctx: RunContext, fn, t: Task, model_cfg, catalogue, multi: bool, mode: str, pool,
+                      avoid: list = ()) -> dict:
+    seed = seed_for(ctx.cfg.seed, t.candidate_id) % (2**31)
+    try:
+        out = _call_programmatic(fn, t, seed, catalogue, multi, pool, avoid)
+        allowed = catalogue.names(t.perturbation_class, t.intensity)
+        fields, error, kind = _programmatic_fields(out, t, multi, allowed), None, None
+    except (ValueError, KeyError, UserError) as exc:
+        fields, error, kind = None, f"programmatic generation failed: {exc}", NOT_APPLICABLE
+    return record(t, model_cfg, mode, multi, fields, error, kind, {"gen_attempts": 0})
+
+
+def _perturbed_texts(row: dict) -> tuple:
+    passages = row.get("perturbed_passages")
+    return str(row.get("perturbed_query")), tuple(str(p) for p in (passages if passages is not None else [row.get("perturbed_context")]))
+
+
+def distinct_intensities(ctx: RunContext, model_cfg, tasks: list[Task], rows: dict[str, dict], catalogue, multi: bool,
+                         mode: str, pool=None) -> int:
+    """Regenerate programmatic items whose text equals another intensity's of the same question and class
+    (avoiding those texts; declined when nothing else applies). Returns how many were regenerated."""
+    fn = _perturb_module().generate_programmatic
+    groups: dict[tuple, list[Task]] = {}
+    for t in tasks:
+        if rows.get(t.candidate_id, {}).get("generation_ok"):
+            groups.setdefault((t.source_id, t.perturbation_class, t.generator), []).append(t)
+    redone = 0
+    for group in groups.values():
+        for i, t in enumerate(group):
+            others = [_perturbed_texts(rows[o.candidate_id]) for o in group[:i]]
+            if _perturbed_texts(rows[t.candidate_id]) in others:
+                rows[t.candidate_id] = _programmatic_row(ctx, fn, t, model_cfg, catalogue, multi, mode, pool, others)
+                redone += 1
+    return redone
+
+
 def _run_programmatic(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bool, mode: str, pool=None) -> list[dict]:
     fn = _perturb_module().generate_programmatic
-    rows = []
-    for t in tasks:
-        seed = seed_for(ctx.cfg.seed, t.candidate_id) % (2**31)
-        try:
-            out = _call_programmatic(fn, t, seed, catalogue, multi, pool)
-            allowed = catalogue.names(t.perturbation_class, t.intensity)
-            fields, error, kind = _programmatic_fields(out, t, multi, allowed), None, None
-        except (ValueError, KeyError, UserError) as exc:
-            fields, error, kind = None, f"programmatic generation failed: {exc}", NOT_APPLICABLE
-        rows.append(record(t, model_cfg, mode, multi, fields, error, kind, {"gen_attempts": 0}))
+    rows = [_programmatic_row(ctx, fn, t, model_cfg, catalogue, multi, mode, pool) for t in tasks]
     n_other = sum(r["generation_ok"] and r["lever_assigned"] not in (None, r["lever_selected"]) for r in rows)
     if n_other:
         log.info("programmatic: %d item(s) got another lever than assigned (the assigned one did not apply)", n_other)
@@ -320,6 +349,11 @@ def run(ctx: RunContext) -> None:
                         new_call_failures += 1
                         first_error = first_error or row["generation_error"]
             _write(ctx, tasks, rows)
+        if model_cfg.backend == PROGRAMMATIC:
+            redone = distinct_intensities(ctx, gen_cfg, [t for t in tasks if t.generator == key], rows, catalogue, multi,
+                                          panel.lever_assignment, pool)
+            if redone:
+                log.info("programmatic: %d item(s) regenerated to differ from another intensity's text", redone)
     df = _write(ctx, tasks, rows)
     _summarise(df)
     if new_calls and new_call_failures == new_calls:
