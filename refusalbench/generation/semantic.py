@@ -31,13 +31,13 @@ import unicodedata
 from typing import Iterable, Optional, Sequence
 
 from refusalbench import taxonomy as tx
+from refusalbench.perturb.text import split_sentences
 
 STOP = frozenset("""a an the of in on at to for from by with and or but is are was were be been being it its this that
 these those which who whom whose what when where why how do does did has have had as not no than then there their
 his her he she they them we you i also into over under about after before during between since until while""".split())
 SUFFIXES = r"(?:s|es|'s|a|e|ed|d|ing|er|ers|ian|ians|n|ns|ic|al)?"
 _WORD = re.compile(r"[\w'’-]+")
-_SENT_BOUNDARY = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9])")
 _YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)")
 
 
@@ -79,7 +79,8 @@ def variants_in(text: str, answers: Iterable[str]) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENT_BOUNDARY.split(" ".join(str(text).split())) if s.strip()]
+    """Sentences of `text`, keeping initials and abbreviations inside ("J. R. R. Tolkien", "Dr.")."""
+    return split_sentences(str(text))
 
 
 def content_words(text: str) -> set[str]:
@@ -186,14 +187,23 @@ def ambiguity_reads_as_contradiction(c: Candidate) -> Optional[str]:
 
 # question types of the original query and answers
 PAST_EVENT, QUANTITY, DEFINITION, PERSON, PLACE, DATE = "past event", "quantity", "definition", "person", "place", "date"
+CHANGEABLE, CHOICE = "changeable state", "choice"
 _PAST = re.compile(r"^(?:when|what year|in what year|which year)\b.*\b(?:did|was|were)\b|\b(?:did|was|were|won|wrote|"
                    r"died|invented|discovered|founded|built|signed|released|sang|played|became|began|ended|started)\b")
 _QUANTITY = re.compile(r"^(?:how (?:many|much|long|old|tall|far|big|high|deep|wide|fast)|what (?:is|was) the "
                        r"(?:number|population|size|height|length|amount|cost|price))\b")
 _DEFINITION = re.compile(r"^(?:what (?:is|are|does|do) (?:an? |the )?[\w\s'-]+(?:mean|stand for)?$|define\b|meaning of\b)")
+# a state that can change over time: "who is the current ...", "how many ... are there", "what is the population"
+_CHANGEABLE = re.compile(r"\b(?:current(?:ly)?|now|today|present|latest|reigning|record|population|how many \w+(?: \w+)? "
+                         r"(?:are|is) (?:there|in)|who (?:is|are) the (?:\w+ )?(?:president|prime minister|ceo|leader|head|"
+                         r"coach|owner|chairman|governor|mayor|speaker|king|queen|champion|captain|host)s?)\b")
+# an outcome someone chose: an election, an award, an appointment, a casting
+_CHOICE = re.compile(r"\b(?:won|win|wins|elected|appointed|chosen|selected|awarded|nominated|named|cast|drafted|picked|"
+                     r"decided|voted|hired|fired|replaced|succeeded)\b")
 
 
 def question_types(query: str, answers: Sequence[str]) -> set[str]:
+    """Kinds of the question (past event, quantity, definition, person, place, date, changeable state, choice)."""
     q = fold(query).strip(" ?")
     kinds = set()
     if _PAST.search(q):
@@ -208,20 +218,27 @@ def question_types(query: str, answers: Sequence[str]) -> set[str]:
         kinds.add(PLACE)
     if q.startswith(("when ", "what year", "in what year", "which year")) or any(_YEAR.fullmatch(a.strip()) for a in answers):
         kinds.add(DATE)
+    if _CHANGEABLE.search(q):
+        kinds.add(CHANGEABLE)
+    if _CHOICE.search(q):
+        kinds.add(CHOICE)
     return kinds
 
 
-# frame family → (pattern on the folded perturbed query, question types it does not suit, why)
+# frame family → (pattern on the folded perturbed query, test of the question's kinds that it suits, why not)
 FRAMES = {
     "forecast": (re.compile(r"\b(?:years? from now|in the (?:distant |far )?future|a century from now|will the answer be)\b"),
-                 {PAST_EVENT, DEFINITION}, "a forecast of a fixed past fact or a definition"),
+                 lambda k: CHANGEABLE in k, "a forecast of something that does not change (a past event, a fixed fact)"),
     "trend": (re.compile(r"\b(?:from decade to decade|decade by decade|over the past (?:century|hundred years)|changed over)\b"),
-              {PAST_EVENT, DEFINITION, DATE}, "a trend over time for a single event or a definition"),
-    "aggregate": (re.compile(r"\b(?:averaged over|in every country|worldwide average|typical answer)\b"),
-                  None, "a worldwide average of something that is not a quantity"),
-    "aesthetic": (re.compile(r"\bmost beautiful\b"), {QUANTITY, DATE}, "an aesthetic judgement of a number or a date"),
+              lambda k: CHANGEABLE in k or (QUANTITY in k and DATE not in k), "a trend over time for a single event or fact"),
+    "aggregate": (re.compile(r"\b(?:averaged over|in every country|worldwide average|typical answer|global average)\b"),
+                  lambda k: QUANTITY in k, "a worldwide average of something that is not a quantity"),
+    "aesthetic": (re.compile(r"\bmost beautiful\b"), lambda k: not k & {QUANTITY, DATE, DEFINITION},
+                  "an aesthetic judgement of a number, a date or a definition"),
     "normative": (re.compile(r"\b(?:should the answer|ought to have been|should have been different)\b"),
-                  {DEFINITION, QUANTITY, PLACE}, "an 'ought' about a definition, a measure or a location"),
+                  lambda k: CHOICE in k and not k & {DEFINITION, QUANTITY}, "an 'ought' about something nobody chose"),
+    "counterfactual": (re.compile(r"\b(?:had history taken|in an alternate history|if history had)\b"),
+                       lambda k: not k & {DEFINITION, QUANTITY}, "an alternate history of a definition or a measure"),
 }
 _ASIDE_WORDS = frozenset("question quiz pub friend school project topic subject mentioned recently asked wondering "
                          "curious class homework trivia night week".split())
@@ -232,11 +249,10 @@ def frame_unsuitable(c: Candidate) -> Optional[str]:
         return None
     q = fold(c.perturbed_query)
     kinds = question_types(c.original_query, c.answers)
-    for name, (pattern, unsuited, why) in FRAMES.items():
+    for name, (pattern, suits, why) in FRAMES.items():
         if not pattern.search(q) or pattern.search(fold(c.original_query)):
             continue
-        bad = (QUANTITY not in kinds) if unsuited is None else bool(kinds & unsuited)
-        if bad:
+        if not suits(kinds):
             return f"{name} frame on this question: {why}"
     if c.cls == tx.FALSE_PREMISE and c.intensity == tx.LOW:
         added = content_words(c.perturbed_query) - content_words(c.original_query)

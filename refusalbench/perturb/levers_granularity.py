@@ -73,6 +73,28 @@ def worldwide_aggregate(item: Item) -> Proposal:
     return Proposal(query, list(item.passages), "Asked for a worldwide aggregate; the passage describes one single case.")
 
 
+_LOCAL_MEASURE = re.compile(
+    r"^(?:what is|what's|what was) the (?P<measure>(?:legal |current |average |annual )?(?:minimum wage|drinking age|"
+    r"voting age|driving age|age of consent|retirement age|population|temperature|sales tax|tax rate|unemployment rate|"
+    r"literacy rate|life expectancy|speed limit|salary|income|poverty rate|crime rate|birth rate|interest rate|rainfall))"
+    r" (?:of|in|for) (?P<where>.+)$", re.I)
+
+
+@lever(GR, tx.HIGH, "Global Average from Street Data", QUERY)
+def global_average(item: Item) -> Proposal:
+    """A worldwide average asked of a passage that gives one local value."""
+    item.need_anchor()
+    if item.atype not in (at.NUMBER, at.OTHER):
+        raise NotApplicable("the answer is not a measured value")
+    m = _LOCAL_MEASURE.match(question_body(item.query))
+    if not m or not re.search(r"\d", item.anchor):
+        raise NotApplicable("the query does not ask for a local measure (a wage, a rate, a population, ...)")
+    measure = re.sub(r"^(?:current|average|annual) ", "", m.group("measure").lower())
+    query = as_question(f"What is the {measure} averaged over every country in the world")
+    return Proposal(query, list(item.passages),
+                    f"Asked for the worldwide average {measure}; the passage gives the value for {m.group('where')} only.")
+
+
 @lever(GR, tx.LOW, "Exact Degree Value", QUERY)
 def exact_degree(item: Item) -> Proposal:
     item.need_anchor()
