@@ -31,7 +31,7 @@ import unicodedata
 from typing import Iterable, Optional, Sequence
 
 from refusalbench import taxonomy as tx
-from refusalbench.perturb.text import split_sentences
+from refusalbench.perturb.text import is_abbreviation, split_sentences
 
 STOP = frozenset("""a an the of in on at to for from by with and or but is are was were be been being it its this that
 these those which who whom whose what when where why how do does did has have had as not no than then there their
@@ -267,6 +267,7 @@ following although though originally initially later eventually today currently 
 we some many most several both each one two three other another such since despite unlike""".split())
 _MID_CAPITAL = re.compile(r"\b(?:that|which|who|and|but|or|because|whether|if)\s+([A-Z][a-z]+)(?![\w'’-])(,?)\s*(\S*)")
 _LOWER_START = re.compile(r"^[\"'“‘(]*[a-z]")
+_LOWER_AFTER_STOP = re.compile(r"[.!?][\"'”’)\]]*\s+[a-z]\w*")
 
 
 def broken_capitalisation(c: Candidate) -> Optional[str]:
@@ -279,6 +280,10 @@ def broken_capitalisation(c: Candidate) -> Optional[str]:
             if word.lower() in _OPENERS and (comma or not nxt[:1].isupper()) and not re.search(
                     rf"(?<![.!?]\s)\b{word}\b", " ".join(c.original) + " " + c.original_query):
                 return f"a capitalised '{word}' inside a sentence: {m.group(0)[:60]!r}"
+        for m in _LOWER_AFTER_STOP.finditer(s):
+            token = s[:m.start() + 1].rsplit(" ", 1)[-1]
+            if not is_abbreviation(token) and not token.endswith("..") and m.group(0) not in " ".join(c.original):
+                return f"lower case after a full stop: {s[max(0, m.start() - 30):m.end() + 20]!r}"
         if s is c.perturbed_query and _LOWER_START.match(c.original_query):
             continue  # a query written in lower case throughout (as NQ's are) is not broken
         if _LOWER_START.match(s) and not s.split(" ", 1)[0].lower().startswith(("e.g", "i.e", "c.")):

@@ -21,7 +21,6 @@ from refusalbench import taxonomy as tx
 from refusalbench.perturb import (  # noqa: F401 - importing the modules registers their levers
     levers_ambiguity, levers_contradiction, levers_epistemic, levers_granularity, levers_missing, levers_premise,
 )
-from refusalbench.generation.semantic import Candidate, detect
 from refusalbench.perturb.base import BOTH, QUERY, REGISTRY, Item, LeverImpl, NotApplicable, Proposal
 from refusalbench.perturb.distractors import DistractorPool
 from refusalbench.perturb.text import contains_any, is_clean, normalise_space, raw_contains_any, tidy
@@ -110,6 +109,8 @@ def violations(item: Item, out: Proposal, cls: str, intensity: str) -> list[str]
         if not any(contains_any(p, item.raw_answers) for p in out.passages):
             bad.append("a LOW item must keep an answer string")
     if not bad:
+        from refusalbench.generation.semantic import Candidate, detect  # here: semantic uses perturb.text
+
         view = Candidate(cls, intensity, item.query, out.query, item.passages, out.passages, item.raw_answers)
         bad += [f"{name}: {why}" for name, why in detect(view)]
     return bad
