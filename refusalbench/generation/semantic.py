@@ -31,7 +31,6 @@ import unicodedata
 from typing import Iterable, Optional, Sequence
 
 from refusalbench import taxonomy as tx
-from refusalbench.perturb.text import is_abbreviation, split_sentences
 
 STOP = frozenset("""a an the of in on at to for from by with and or but is are was were be been being it its this that
 these those which who whom whose what when where why how do does did has have had as not no than then there their
@@ -80,6 +79,8 @@ def variants_in(text: str, answers: Iterable[str]) -> list[str]:
 
 def sentences(text: str) -> list[str]:
     """Sentences of `text`, keeping initials and abbreviations inside ("J. R. R. Tolkien", "Dr.")."""
+    from refusalbench.perturb.text import split_sentences  # lazily: the perturb package is heavy to import
+
     return split_sentences(str(text))
 
 
@@ -271,6 +272,8 @@ _LOWER_AFTER_STOP = re.compile(r"[.!?][\"'”’)\]]*\s+[a-z]\w*")
 
 
 def broken_capitalisation(c: Candidate) -> Optional[str]:
+    from refusalbench.perturb.text import is_abbreviation
+
     texts = list(c.added)
     if c.perturbed_query != c.original_query:
         texts.append(c.perturbed_query)
