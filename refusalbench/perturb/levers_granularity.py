@@ -37,10 +37,32 @@ def sharpened(item: Item) -> str | None:
     return None
 
 
+_FIGURE = re.compile(r"\d+")
+
+
+def _keeps_other_figures(item: Item, old: str, new: str) -> bool:
+    """True when every figure of `old` that is not part of an answer is still in `new` (a coarser
+    restatement of the answer must not delete birth dates or other numbers)."""
+    answer_figures = {f for a in item.answers for f in _FIGURE.findall(a)}
+    lost = set(_FIGURE.findall(old)) - set(_FIGURE.findall(new)) - answer_figures
+    return not lost
+
+
 def _coarsen(item: Item, level: int, what: str) -> Proposal:
     item.need_anchor()
+    if item.atype == at.NUMBER:
+        stated = {a for a in item.answers if re.search(r"\d", a) and any(contains(p, a) for p in item.passages)}
+        if len({tuple(_FIGURE.findall(a)) for a in stated}) > 1:
+            raise NotApplicable("the passage states several different figures as answers; one range would misstate one")
     tokens = name_tokens(item) if item.atype == at.PERSON else []
-    passages = item.edit_signal(lambda p: coarsen_passage(item, p, level, tokens))
+
+    def edit(passage: str) -> str:
+        new = coarsen_passage(item, passage, level, tokens)
+        if not _keeps_other_figures(item, passage, new):
+            raise NotApplicable("the coarser wording would delete other facts (dates or figures) with the answer")
+        return new
+
+    passages = item.edit_signal(edit)
     query = item.query
     if not item.multi:
         query = sharpened(item) or item.query
@@ -63,14 +85,6 @@ def long_range_trend(item: Item) -> Proposal:
     query = ("How has the answer to this question changed from decade to decade over the past century: "
              f'"{as_question(question_body(item.query))}"')
     return Proposal(query, list(item.passages), "Asked for a century-long trend; the passage gives a single snapshot.")
-
-
-@lever(GR, tx.HIGH, "Worldwide Aggregate from a Single Case", QUERY)
-def worldwide_aggregate(item: Item) -> Proposal:
-    item.need_anchor()
-    query = ("Averaged over every comparable case in every country, what is the typical answer to this question: "
-             f'"{as_question(question_body(item.query))}"')
-    return Proposal(query, list(item.passages), "Asked for a worldwide aggregate; the passage describes one single case.")
 
 
 _LOCAL_MEASURE = re.compile(

@@ -24,8 +24,10 @@ from refusalbench.perturb import (
 from refusalbench.perturb.text import contains_any, is_clean, raw_contains_any, split_sentences
 
 MIN_COVERAGE_SINGLE = 0.7
-# cells where declining is the design (measured on this 300-question sample: 8 / 2 / 2 / 11 / 32 / 31 %)
+# cells where declining is the design (measured on this 300-question sample: Ambiguity 8 / 2 / 2 %, Contradiction
+# 66 / 48 / 48 %, FalsePremise LOW 11 %, Granularity MEDIUM/HIGH 31 / 28 %)
 MIN_COVERAGE_CELL = {(tx.AMBIGUITY, tx.LOW): 0.04, (tx.AMBIGUITY, tx.MEDIUM): 0.01, (tx.AMBIGUITY, tx.HIGH): 0.01,
+                     (tx.CONTRADICTION, tx.LOW): 0.5, (tx.CONTRADICTION, tx.MEDIUM): 0.35, (tx.CONTRADICTION, tx.HIGH): 0.35,
                      (tx.FALSE_PREMISE, tx.LOW): 0.05, (tx.GRANULARITY, tx.MEDIUM): 0.2, (tx.GRANULARITY, tx.HIGH): 0.2}
 MIN_COVERAGE_MULTI = {tx.GRANULARITY: 0.25, tx.AMBIGUITY: 0.0}  # context-only coarsening needs a date, number, person or place answer
 # in a slot a coarser description fits (issue 7: not applicable rather than nonsense such as "rock band a recording artist")
