@@ -259,3 +259,19 @@ def intro_clause(item: Item) -> Proposal:
 
     passages = item.edit_signal(edit)
     return _proposal(item, passages, "Removed a non-essential opening phrase from a sentence; the core statement stays.")
+
+
+
+_PRICE_QUERY = re.compile(r"\b(?:how much|cost|price|paid|pay|worth|budget|salary|fee)\b", re.I)
+_MONEY = re.compile(r"(?:[$£€¥]\s?\d[\d,.]*(?:\s(?:million|billion|thousand))?|\d[\d,.]*\s(?:million|billion|thousand)?\s?"
+                    r"(?:dollars|pounds|euros|yen|rupees))", re.I)
+
+
+@lever(MI, tx.MEDIUM, "Price Redacted", CONTEXT)
+def price_redacted(item: Item) -> Proposal:
+    """The amount the query asks for replaced by "an undisclosed amount"."""
+    item.need_anchor()
+    if not _PRICE_QUERY.search(item.query) or not any(_MONEY.fullmatch(a.strip()) for a in item.answers):
+        raise NotApplicable("the query does not ask for a monetary amount")
+    passages = item.edit_signal(lambda p: _mask(p, item.answers, "an undisclosed amount"))
+    return _proposal(item, passages, "Replaced the amount the query asks for with 'an undisclosed amount'.")
