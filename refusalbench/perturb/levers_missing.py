@@ -214,7 +214,7 @@ def strip_statistic(item: Item) -> Proposal:
     return _proposal(item, passages, "Deleted a sentence carrying a figure the query does not ask about.")
 
 
-_PAREN = re.compile(r"\s*\(([^()]{1,160})\)")
+_PAREN = re.compile(r"\s+\(([^()]{1,160})\)")  # "CPI(M)": a bracket glued to a word is part of a name
 
 
 @lever(MI, tx.LOW, "Parenthetical Excise", CONTEXT)
