@@ -55,8 +55,15 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
         if len({tuple(_FIGURE.findall(a)) for a in stated}) > 1:
             raise NotApplicable("the passage states several different figures as answers; one range would misstate one")
     tokens = name_tokens(item) if item.atype == at.PERSON else []
+    hedged = re.compile(r"\b(?:more than|over|about|around|nearly|almost|at least|up to|some|roughly|approximately)\s+$", re.I)
+    in_name = re.compile(rf"\b[Tt]he\s+{re.escape(item.anchor_text)}(?!\d)\s+[A-Z]") if item.atype == at.YEAR else None
 
     def edit(passage: str) -> str:
+        if item.atype == at.NUMBER and any(hedged.search(passage[:m.start()]) for a in item.answers
+                                           if (pat := answer_pattern(a)) for m in pat.finditer(passage)):
+            raise NotApplicable("the figure is already hedged ('more than 50'); a range would misstate it")
+        if in_name is not None and in_name.search(passage):
+            raise NotApplicable("the year is part of a name ('the 1980 Summer Olympics')")
         new = coarsen_passage(item, passage, level, tokens)
         if not _keeps_other_figures(item, passage, new):
             raise NotApplicable("the coarser wording would delete other facts (dates or figures) with the answer")

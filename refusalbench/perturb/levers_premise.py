@@ -43,6 +43,10 @@ def factive_contradiction(item: Item) -> Proposal:
             new = tidy(_PARENTHETICAL.sub("", restated(item, value, MAX_WORDS)[1]))
         except NotApplicable:
             new = None
+    if new is not None and re.match(r"(?:he|she|it|they|his|her|its|their|this|these|those)\b", new, re.I):
+        new = None  # a pronoun with no antecedent in the query
+    if new is not None and item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
+        new = None  # an untyped phrase replaced by one of another kind ("worn on the glycine")
     if new is None or not contains(new, value):  # no restatable value: presuppose the answer is wrong
         query = as_question(item.rng.choice(FACTIVE_DENIAL).format(a=item.anchor_text, q=body))
         return Proposal(query, list(item.passages),
