@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test test-slow bench mlflow-ui clean
+.PHONY: install demo test test-fast test-slow lint bench mlflow-ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,13 @@ demo: install
 
 test: install
 	$(BIN)/python -m pytest -q
+
+test-fast: install
+	$(BIN)/python -m pytest -q -m 'not slow and not benchmark and not integration'
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 test-slow: install
 	$(BIN)/python -m pytest -q -m slow

@@ -12,12 +12,13 @@ single-passage ``quality_score`` (1–5, or null when no references apply), mult
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
-from refusalbench.judging.rules import find_codes
+from refusalbench.json_reply import ParseError, extract_json
+from refusalbench.judging.codes import bare_label, code_tokens
+from refusalbench.judging.rules import leading_code
 from refusalbench.taxonomy import ANSWER_ATTEMPT
 
 NQ_TEMPLATE = "judge_nq"
@@ -30,7 +31,6 @@ REASK = (
     "ask for, with no other text."
 )
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _ALIASES = {"score": "quality_score", "quality": "quality_score", "reason": "explanation",
             "label": "classification", "factuality": "factuality_all", "raf": "factuality_relevant"}
 
@@ -50,20 +50,11 @@ class Verdict:
 
 
 def extract_json_object(text: str) -> dict:
-    """The first JSON object in `text`, tolerating code fences and prose before or after it."""
-    if not text or not text.strip():
-        raise VerdictError("empty judge reply")
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-    decoder = json.JSONDecoder()
-    for chunk in candidates:
-        for start in [i for i, ch in enumerate(chunk) if ch == "{"]:
-            try:
-                obj, _ = decoder.raw_decode(chunk[start:])
-            except json.JSONDecodeError:
-                continue
-            if isinstance(obj, dict):
-                return obj
-    raise VerdictError("no JSON object in judge reply")
+    """The JSON object in the judge's reply (fenced, bare, after prose or a reasoning trace)."""
+    try:
+        return extract_json(text)
+    except ParseError as exc:
+        raise VerdictError(str(exc)) from None
 
 
 def _normalise_keys(obj: dict) -> dict[str, Any]:
@@ -75,16 +66,20 @@ def _normalise_keys(obj: dict) -> dict[str, Any]:
 
 
 def parse_classification(value: Any) -> str:
-    """``answer_attempt`` or a canonical refusal code from the judge's classification field."""
+    """``answer_attempt`` or a canonical refusal code from the judge's classification field.
+
+    Read with the shared code normaliser: the field is one label alone, or begins with one code
+    followed by an explanation. Unlisted codes and several codes are errors (the verdict is re-asked).
+    """
     if not isinstance(value, str) or not value.strip():
         raise VerdictError(f"classification missing or not a string: {value!r}")
-    plain = re.sub(r"[\s\-]+", "_", value.strip().strip("*`'\". ").lower())
-    if plain in (ANSWER_ATTEMPT, "answer", "answered"):
-        return ANSWER_ATTEMPT
-    hits = {h.code for h in find_codes(value)}
-    if len(hits) == 1:
-        return hits.pop()
-    if len(hits) > 1:
+    label = bare_label(value)
+    if label is not None:
+        return label
+    decision = leading_code(value)
+    if decision is not None:
+        return decision.label
+    if len(set(code_tokens(value))) > 1:
         raise VerdictError(f"classification names several codes: {value!r}")
     raise VerdictError(f"classification {value!r} is neither answer_attempt nor a refusal code")
 

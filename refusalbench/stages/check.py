@@ -15,8 +15,9 @@ import pandas as pd
 
 from refusalbench.context import RunContext
 from refusalbench.errors import UserError
-from refusalbench.generation.checks import as_list, check_candidate, semantic_hits
+from refusalbench.generation.checks import check_candidate, semantic_hits
 from refusalbench.generation.semantic import IDENTICAL, identical_intensities
+from refusalbench.rows import as_list, is_missing
 from refusalbench.generation.tasks import run_catalogue
 
 log = logging.getLogger(__name__)
@@ -27,8 +28,9 @@ def lever_checker(catalogue):
 
 
 def _texts(row: dict) -> tuple:
-    passages = as_list(row.get("perturbed_passages"))
-    return (row.get("perturbed_query"), tuple(str(p) for p in passages) if passages is not None else row.get("perturbed_context"))
+    if is_missing(row.get("perturbed_passages")):
+        return row.get("perturbed_query"), row.get("perturbed_context")
+    return row.get("perturbed_query"), tuple(str(p) for p in as_list(row.get("perturbed_passages")))
 
 
 def same_text_hits(rows: list[dict]) -> dict[int, tuple[str, str]]:

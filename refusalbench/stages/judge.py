@@ -4,17 +4,20 @@ Reads `outputs.parquet` only, so it can be re-run on stored outputs without call
 model. Per output, in order:
 
 1. the confidence variant's ``CONFIDENCE: NN`` line is parsed into `confidence` and removed;
-2. layer 1 (refusalbench.judging.rules): a failed call → ``unscored``; an empty or truncated
-   output → ``truncated``; an output containing a refusal code → that code (`label_source` rule);
+2. layer 1 (refusalbench.judging.rules): a failed call → ``unscored``; an empty output →
+   ``truncated``; an output that is a refusal code, or begins with one followed by an explanation
+   (also when truncated after the code) → that code (`label_source` rule); another truncated output →
+   ``truncated``;
 3. the rest are answer attempts or plain-language refusals:
    - ``judge.kind=llm``: the judge model (temperature 0, JSON) classifies them and rates the answer
      (single-passage 1–5, correct when ≥ ``judge.correct_score``; multi-passage eligibility and
      factuality flags, correct when factuality against the relevant passages is 1). An unreadable
      verdict is re-asked once, then the item is ``unscored`` with the reason.
-   - ``judge.kind=deterministic``: an approximation offline. A plain-language refusal cannot be told
-     from an answer without a model, so every non-code output counts as an answer attempt; it is
-     correct when its normalised exact match or token F1 (best over the reference answers) reaches
-     ``judge.f1_threshold``.
+   - ``judge.kind=deterministic``: an approximation offline. Plain-language refusals ("the passage
+     does not say…") are recognised by `refusalbench.judging.refusal_detector` and get the code their
+     reason words fit best (else REFUSE_OTHER; `label_source` detector); every other output is an
+     answer attempt, correct when its normalised exact match or token F1 (best over the reference
+     answers) reaches ``judge.f1_threshold``.
 
 Exact match and F1 are recorded for every answer attempt with references, whichever judge runs.
 The judge model never receives the item's expected label.
@@ -33,34 +36,21 @@ from refusalbench.context import RunContext
 from refusalbench.errors import UserError
 from refusalbench.judging.answer_match import best_match
 from refusalbench.judging.confidence import parse_confidence
-from refusalbench.judging.llm_judge import (
-    GARAGE_TEMPLATE, NQ_TEMPLATE, REASK, Verdict, VerdictError, format_references, parse_verdict,
-)
+from refusalbench.evaluation import output_key
+from refusalbench.judging.judge_prompt import JUDGE_TOKENS_ESTIMATE, judge_prompt, references, row_is_multi
+from refusalbench.judging.llm_judge import REASK, Verdict, VerdictError, parse_verdict
+from refusalbench.judging.refusal_detector import detect_refusal
 from refusalbench.judging.rules import classify
-from refusalbench.prompts import render, template_version
-from refusalbench.stages.evaluate import as_list, is_missing, item_query, output_key
+from refusalbench.prompts import template_version
+from refusalbench.rows import is_missing
 from refusalbench.taxonomy import ANSWER_ATTEMPT, TRUNCATED, UNSCORED
 
 log = logging.getLogger(__name__)
 
-JUDGE_KINDS = ("deterministic", "llm")
-JUDGE_TOKENS_ESTIMATE = 200
 LABEL_COLUMNS = (
     "answer_text", "predicted_label", "label_source", "answer_correct", "answer_quality_score", "answer_f1",
     "answer_em", "eligibility", "factuality_all", "factuality_relevant", "confidence", "judge", "judge_reason",
 )
-
-
-def references(row: dict, multi: bool) -> list[str]:
-    """Reference answers: `original_answers`, plus `reference_answer` for multi-passage items."""
-    refs = format_references(as_list(row.get("original_answers")) if not is_missing(row.get("original_answers")) else [])
-    if multi and not is_missing(row.get("reference_answer")):
-        refs = format_references([row["reference_answer"]]) + refs
-    return refs
-
-
-def row_is_multi(row: dict) -> bool:
-    return "grounding" in row and not is_missing(row.get("grounding"))
 
 
 def _blank(answer: str, confidence: Optional[float]) -> dict[str, Any]:
@@ -81,26 +71,6 @@ def _with_match(label: dict, refs: list[str], threshold: float, decide: bool) ->
     if decide:
         label["answer_correct"] = bool(m.em or m.f1 >= threshold)
         label["judge_reason"] = f"answer attempt; EM={int(m.em)} F1={m.f1:.3f} (threshold {threshold:g})"
-
-
-def judge_prompt(row: dict, answer: str, multi: bool) -> tuple[str, str, Optional[str]]:
-    """(template name, rendered judge prompt, note). The expected label is never passed."""
-    if not multi:
-        refs = references(row, multi=False)
-        return NQ_TEMPLATE, render(NQ_TEMPLATE, query=item_query(row), response=answer, reference_answers=refs), None
-    passages = [str(p) for p in as_list(row.get("grounding"))]
-    note = None
-    if is_missing(row.get("relevant")):
-        flags, note = [False] * len(passages), "no relevance flags: no passage counts as relevant"
-    else:
-        flags = [bool(f) for f in as_list(row.get("relevant"))]
-    if is_missing(row.get("reference_answer")) or not str(row["reference_answer"]).strip():
-        reference = " OR ".join(references(row, multi=False))
-    else:
-        reference = str(row["reference_answer"])
-    text = render(GARAGE_TEMPLATE, query=item_query(row), reference_answer=reference, response=answer,
-                  passages=passages, relevant=flags)
-    return GARAGE_TEMPLATE, text, note
 
 
 def _apply_verdict(label: dict, verdict: Verdict, multi: bool, cfg: JudgeConfig) -> None:
@@ -139,7 +109,7 @@ def _run_llm_judge(ctx: RunContext, cfg: JudgeConfig, pending: list[tuple[dict, 
     if not specs:
         return
     results = ctx.llm.run(model_cfg, specs, role="judge", desc=f"judge {cfg.model.id}")
-    failed = [c for c in results if c.error and c.error != "dry_run"]
+    failed = [c for c in results if c.error]
     if failed and len(failed) == len(results):
         # nothing was judged: stop before writing, so an earlier labels table and its metrics survive
         raise UserError(f"Every call to the judge model {cfg.model.id!r} failed ({len(results)} calls); no labels were "
@@ -178,10 +148,6 @@ def _settle(item: tuple[dict, dict, bool], c: Any, cfg: JudgeConfig, failed: str
 def label_outputs(ctx: RunContext, outputs: pd.DataFrame) -> pd.DataFrame:
     """The labels table: `outputs` plus the label columns."""
     cfg = ctx.cfg.judge
-    if cfg.kind not in JUDGE_KINDS:
-        raise UserError(f"judge.kind must be one of {', '.join(JUDGE_KINDS)}, got {cfg.kind!r}.")
-    if cfg.kind == "llm" and cfg.model is None:
-        raise UserError("judge.kind=llm needs judge.model (e.g. judge=claude_sonnet_4 or judge=openai_compatible).")
     missing = [c for c in ("id", "raw_output") if c not in outputs.columns]
     if missing:
         raise UserError(f"The outputs table lacks the column(s) {', '.join(missing)}; it must come from the evaluate stage.")
@@ -189,7 +155,7 @@ def label_outputs(ctx: RunContext, outputs: pd.DataFrame) -> pd.DataFrame:
     labels, pending = [], []
     for row in outputs.to_dict(orient="records"):
         raw = "" if is_missing(row.get("raw_output")) else str(row["raw_output"])
-        variant = ctx.cfg.evaluate.prompt_variant if is_missing(row.get("prompt_variant")) else row["prompt_variant"]
+        variant = str(ctx.cfg.evaluate.prompt_variant) if is_missing(row.get("prompt_variant")) else row["prompt_variant"]
         conf, note = None, None
         if variant == "confidence":
             parsed = parse_confidence(raw)
@@ -204,6 +170,9 @@ def label_outputs(ctx: RunContext, outputs: pd.DataFrame) -> pd.DataFrame:
         if decision is not None:
             label.update(predicted_label=decision.label, label_source="rule", judge_reason=decision.reason)
             note = None if decision.label in (UNSCORED, TRUNCATED) else note
+        elif cfg.kind == "deterministic" and (found := detect_refusal(raw)) is not None:
+            label.update(predicted_label=found.code, label_source="detector",
+                         judge_reason=f"plain-language refusal ({found.cue!r})")
         else:
             refs = references(row, multi)
             _with_match(label, refs, cfg.f1_threshold, decide=cfg.kind == "deterministic")

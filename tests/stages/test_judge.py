@@ -14,6 +14,7 @@ from rb_eval_helpers import (GARAGE_REPLIES, close_contexts,  # noqa: F401 (auto
 
 from refusalbench.config import EvaluateConfig, JudgeConfig
 from refusalbench.errors import UserError
+from refusalbench.judging import judge_prompt
 from refusalbench.stages import evaluate, judge
 
 JUDGE_NAME = "judge-model"
@@ -75,8 +76,9 @@ def test_deterministic_end_to_end(tmp_path, test_server):
     for marker, label in NQ_EXPECTED_RULE.items():
         assert lab.loc[marker, "predicted_label"] == label and lab.loc[marker, "label_source"] == "rule"
     assert "evaluation call failed" in lab.loc["e1", "judge_reason"]
-    # plain-language refusals count as answer attempts under the deterministic judge
-    assert lab.loc["r3", "predicted_label"] == "answer_attempt"
+    # plain-language refusals are recognised offline and get the code their reason words fit
+    assert lab.loc["r3", "predicted_label"] == "REFUSE_INFO_MISSING_IN_CONTEXT"
+    assert lab.loc["r3", "label_source"] == "detector" and "plain-language refusal" in lab.loc["r3", "judge_reason"]
     assert lab.loc["a1", "answer_correct"] and lab.loc["a1", "answer_em"] and lab.loc["a1", "answer_f1"] == 1.0
     assert not lab.loc["a2", "answer_correct"] and lab.loc["a2", "answer_f1"] < 0.5
     assert lab.loc["a3", "answer_correct"] and not lab.loc["a3", "answer_em"]  # F1 4/7 >= 0.5
@@ -104,8 +106,8 @@ def test_llm_judge_path(tmp_path, test_server, monkeypatch):
     test_server.set_responder(_router(NQ_REPLIES, _judge_verdict))
     n_eval = len(_evaluated(test_server))
     rendered = []
-    real_render = judge.render
-    monkeypatch.setattr(judge, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw))
+    real_render = judge_prompt.render
+    monkeypatch.setattr(judge_prompt, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw))
     judge.run(ctx)
     lab = _labels_by_marker(ctx)
     assert len(_evaluated(test_server)) == n_eval
@@ -170,8 +172,8 @@ def test_llm_judge_multi_passage(tmp_path, test_server, monkeypatch):
     ctx = _evaluate(tmp_path, test_server, judge_cfg=judge_cfg, multi=True)
     test_server.set_responder(_router(GARAGE_REPLIES, _judge_verdict))
     rendered = []
-    real_render = judge.render
-    monkeypatch.setattr(judge, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw))
+    real_render = judge_prompt.render
+    monkeypatch.setattr(judge_prompt, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw))
     judge.run(ctx)
     lab = _labels_by_marker(ctx)
     assert lab.loc["g1", "predicted_label"] == "answer_attempt"
