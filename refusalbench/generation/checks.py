@@ -1,8 +1,9 @@
 """Deterministic checks of a generated candidate, run before any verifier is paid.
 
 A candidate passes when the perturbation changed something, only the class's target was
-modified, a MEDIUM/HIGH MissingInfo item keeps no original answer string in its context, and
-the lever is in the catalogue cell. Every failed rule is reported, joined by "; ".
+modified, a MEDIUM/HIGH MissingInfo item keeps no original answer string in its context, the
+lever is in the catalogue cell, and no semantic detector (refusalbench.generation.semantic) fires.
+Every failed rule is reported, joined by "; "; detector hits are also listed by name.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Callable, Mapping, Optional
 
 from refusalbench import taxonomy as tx
 from refusalbench.generation.multipassage import NOISE, SIGNAL, edited_labels
+from refusalbench.generation.semantic import Candidate, detect
 from refusalbench.rows import as_list, is_missing
 
 LeverKnown = Callable[[str, str, str], bool]
@@ -87,8 +89,27 @@ def _multi(row: Mapping, cls: str, reasons: list[str]) -> list[str]:
     return perturbed
 
 
-def check_candidate(row: Mapping, lever_known: Optional[LeverKnown] = None) -> tuple[bool, Optional[str]]:
-    """(ok, reason) for one candidate row of `candidates.parquet`."""
+def candidate_view(row: Mapping) -> Candidate:
+    """The texts of a candidate row as the semantic detectors see them."""
+    if not is_missing(row.get("original_passages")):
+        original, perturbed = as_list(row.get("original_passages")), as_list(row.get("perturbed_passages"))
+    else:
+        original, perturbed = [row.get("original_context") or ""], [row.get("perturbed_context") or ""]
+    return Candidate(row["perturbation_class"], row["intensity"], row.get("original_query") or "",
+                     row.get("perturbed_query") or "", [str(p) for p in original], [str(p) for p in perturbed],
+                     [str(a) for a in as_list(row.get("original_answers"))])
+
+
+def semantic_hits(row: Mapping) -> list[tuple[str, str]]:
+    """(detector, reason) for each semantic detector the (generated) candidate row fails."""
+    if not row.get("generation_ok") or not str(row.get("perturbed_query") or "").strip():
+        return []
+    return detect(candidate_view(row))
+
+
+def check_candidate(row: Mapping, lever_known: Optional[LeverKnown] = None,
+                    hits: Optional[list[tuple[str, str]]] = None) -> tuple[bool, Optional[str]]:
+    """(ok, reason) for one candidate row of `candidates.parquet`; `hits` defaults to its semantic hits."""
     if not row.get("generation_ok"):
         return False, f"generation failed: {row.get('generation_error') or 'unknown error'}"
     cls, intensity = row["perturbation_class"], row["intensity"]
@@ -104,4 +125,7 @@ def check_candidate(row: Mapping, lever_known: Optional[LeverKnown] = None) -> t
     lever = row.get("lever_selected")
     if lever_known is not None and not (lever and lever_known(cls, intensity, lever)):
         reasons.append(f'lever "{lever}" is not in the catalogue cell {cls}/{intensity}')
+    if hits is None:
+        hits = semantic_hits(row)
+    reasons += [f"{name}: {why}" for name, why in hits]
     return (not reasons), ("; ".join(reasons) or None)

@@ -121,7 +121,16 @@ class Item:
             return None
 
     def distractor(self, atype: Optional[str] = None) -> str:
+        """A same-type value that differs from the answers; a date also differs in its year (a clash
+        inside one year would leave a year-level answer safe)."""
         value = self.pool.pick(atype or self.atype, self.need_anchor(), self.rng, self.answers, self.passages, self.query)
+        year = _year_of(self.need_anchor()) if (atype or self.atype) == at.DATE else None
+        for _ in range(8):
+            if not value or year is None or _year_of(value) != year:
+                break
+            value = self.pool.pick(at.DATE, self.need_anchor(), self.rng, self.answers, self.passages, self.query)
+        if value and year is not None and _year_of(value) == year:
+            raise NotApplicable("no date distractor falls in another year")
         if not value:
             raise NotApplicable(f"no {atype or self.atype} distractor differs from the answers and the passage")
         return value
@@ -150,6 +159,11 @@ class Item:
         if not edited:
             raise NotApplicable("the edit changes no passage")
         return self.with_passages(edited)
+
+
+def _year_of(text: str) -> Optional[str]:
+    m = re.search(r"(?<!\d)(\d{3,4})(?!\d)", text)
+    return m.group(1) if m else None
 
 
 def sentences_with(sentences: Sequence[str], answers: Sequence[str]) -> list[int]:

@@ -96,6 +96,8 @@ class DistractorPool:
     by_topic: dict[str, list[str]] = field(default_factory=dict)  # "type|content word of the question" -> answers
     kinds: dict[str, str] = field(default_factory=dict)  # answer -> "individual" | "group" (people, from its passage)
     articles: dict[str, bool] = field(default_factory=dict)  # answer -> whether its passage writes "the" before it
+    # (source_id, query, title, answers, passage) of single-passage questions with a title, sorted
+    questions: list[tuple[str, str, str, tuple[str, ...], str]] = field(default_factory=list)
 
     @classmethod
     def from_base(cls, base_table: Any) -> "DistractorPool":
@@ -106,12 +108,17 @@ class DistractorPool:
         passages: set[tuple[str, str]] = set()
         kinds: dict[str, str] = {}
         articles: dict[str, bool] = {}
+        questions = []
         for row in _rows(base_table):
             query = str(row.get("query") or row.get("question") or "")
             sid = str(row.get("source_id", ""))
             texts = [normalise_space(str(row["context"]))] if row.get("context") else []
             texts += [normalise_space(str(p)) for p in _listify(row.get("passages")) if str(p).strip()]
             passages.update((sid, t) for t in texts)
+            title = row.get("title")
+            if row.get("context") and isinstance(title, str) and title.strip():
+                answers = tuple(strip_stop(normalise_space(str(a))) for a in _listify(row.get("answers")) if str(a).strip())
+                questions.append((sid, query, title.strip(), answers, texts[0]))
             topic = content_words(query)
             for answer in _listify(row.get("answers")):
                 answer = strip_stop(normalise_space(str(answer)))  # "2005." → "2005": the stop was its sentence's
@@ -138,7 +145,7 @@ class DistractorPool:
                 for w in topic:
                     by_topic.setdefault(f"{atype}|{w}", set()).add(answer)
         return cls({t: sorted(v) for t, v in values.items()}, {k: sorted(v) for k, v in by_question.items()},
-                   sorted(passages), {k: sorted(v) for k, v in by_topic.items()}, kinds, articles)
+                   sorted(passages), {k: sorted(v) for k, v in by_topic.items()}, kinds, articles, sorted(questions))
 
     @classmethod
     def bundled(cls) -> "DistractorPool":
@@ -235,10 +242,12 @@ class DistractorPool:
         for d in parsed:
             day = d.day or date.day or 1
             # a rival date stays within a few years of the real one (not a 1923 release for a 2017 film)
-            year = d.year if d.year and date.year and abs(d.year - date.year) <= NEAR_YEARS // 3 else date.year
+            # ... and never in the same year, which a clash must contest too
+            near = d.year and date.year and 0 < abs(d.year - date.year) <= NEAR_YEARS // 3
+            year = d.year if near else (date.year + (1 if d.month % 2 else -1) if date.year else None)
             options.append(at.DateValue(d.month, min(day, 28), year, date.form).format())
         n_pool = len(options)
-        for dm, dd, dy in ((1, 3, 0), (-2, 5, 1), (4, -9, -1), (0, 11, 2), (-5, 2, -3), (6, 0, 1)):
+        for dm, dd, dy in ((1, 3, 1), (-2, 5, 1), (4, -9, -1), (0, 11, 2), (-5, 2, -3), (6, 0, -2)):
             month = (date.month - 1 + dm) % 12 + 1
             day = min(max((date.day or 10) + dd, 1), 28)
             year = date.year + dy if date.year else None

@@ -3,8 +3,10 @@
 `generate_programmatic` picks a lever of the requested cell (the given one, or a seeded choice
 among the levers that apply to the item), applies it and checks the result against the same rules
 as the check stage (something changed, only the class's target edited, no answer left at
-MissingInfo MEDIUM/HIGH, an answer kept at LOW, clean English); a lever whose output breaks a rule
-counts as not applicable, so every returned item passes by construction.
+MissingInfo MEDIUM/HIGH, an answer kept at LOW, clean English) and its semantic detectors
+(refusalbench.generation.semantic), including that no other intensity of the same item has the
+same text. A lever whose output breaks a rule counts as not applicable; when no lever applies the
+item is declined (NotApplicable, recorded by the generate stage), never faked.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import logging
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Optional
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import (  # noqa: F401 - importing the modules registers their levers
@@ -106,6 +108,11 @@ def violations(item: Item, out: Proposal, cls: str, intensity: str) -> list[str]
     if intensity == tx.LOW and any(contains_any(p, item.raw_answers) for p in item.passages):
         if not any(contains_any(p, item.raw_answers) for p in out.passages):
             bad.append("a LOW item must keep an answer string")
+    if not bad:
+        from refusalbench.generation.semantic import Candidate, detect  # here: semantic uses perturb.text
+
+        view = Candidate(cls, intensity, item.query, out.query, item.passages, out.passages, item.raw_answers)
+        bad += [f"{name}: {why}" for name, why in detect(view)]
     return bad
 
 
@@ -118,20 +125,38 @@ def generate_programmatic(
     multi_passage: bool = False,
     lever: Optional[str] = None,
     catalogue: Any = None,
+    avoid: Iterable[Sequence] = (),
 ) -> dict:
     """One programmatic perturbation of `base_row` for a (class, intensity) cell.
 
     Returns perturbed_query, perturbed_context (single) or perturbed_passages (multi),
     lever_selected, implementation_reasoning and programmatic=True; raises NotApplicable when no
-    lever of the cell (or not the requested `lever`) applies. `catalogue` restricts the levers to
-    the names it holds (default: the base catalogue plus our programmatic files); `pool` defaults
-    to the bundled sample's answers.
+    lever of the cell (or not the requested `lever`) applies. `avoid` holds (query, passages) pairs
+    the result must differ from (the other intensities' items of the same question, so that no
+    two intensities share a text). `catalogue` restricts the
+    levers to the names it holds (default: the base catalogue plus our programmatic files); `pool`
+    defaults to the bundled sample's answers.
     """
     cls, intensity = tx.check_class(perturbation_class), tx.check_intensity(intensity)
     multi = bool(multi_passage or "passages" in base_row and "context" not in base_row)
     pool = pool if pool is not None else DistractorPool.bundled()
-    key = f"{seed}:{base_row.get('source_id', '')}:{cls}:{intensity}"
     known = _catalogue_names(cls, intensity, catalogue)
+    return _generate(base_row, cls, intensity, seed, pool, multi, lever, known, {tuple_texts(t) for t in avoid})
+
+
+def tuple_texts(texts: Sequence) -> tuple:
+    """(query, (passage, ...)) from a (query, passages) pair, for comparing perturbed texts."""
+    query, passages = texts
+    return str(query), tuple(str(p) for p in passages)
+
+
+def _texts(result: Mapping[str, Any]) -> tuple:
+    return tuple_texts((result["perturbed_query"], result.get("perturbed_passages") or [result.get("perturbed_context")]))
+
+
+def _generate(base_row: Mapping[str, Any], cls: str, intensity: str, seed: int, pool: DistractorPool, multi: bool,
+              lever: Optional[str], known: set[str], avoid: frozenset | set = frozenset()) -> dict:
+    key = f"{seed}:{base_row.get('source_id', '')}:{cls}:{intensity}"
     impls = [i for i in _impls(cls, intensity, multi) if i.name in known]
     if lever is not None:
         impls = [i for i in impls if i.name == lever]
@@ -159,6 +184,9 @@ def generate_programmatic(
             result["perturbed_passages"] = out.passages
         else:
             result["perturbed_context"] = out.passages[0]
+        if _texts(result) in avoid:
+            reasons.append(f"{impl.name}: the same text as another intensity of this item")
+            continue
         return result
     log.debug("%s %s/%s: no lever applies (%s)", base_row.get("source_id"), cls, intensity, reasons)
     raise NotApplicable(f"no programmatic lever of {cls}/{intensity} applies: " + (" | ".join(reasons) or "none implemented"))

@@ -54,8 +54,14 @@ def place(item: Item, anchor_sentence: str, statement: str, standalone: str) -> 
     return [rebuild(insert_after(sents, pos, statement))]
 
 
+# answer types a bare "it was not X" reads naturally for (who / where / when / how many questions)
+DENIABLE = (at.PERSON, at.ORGANISATION, at.PLACE, at.DATE, at.YEAR, at.NUMBER)
+
+
 def _denial(item: Item, template: str, alone: str, reason: str) -> Proposal:
     """A statement that the answer is wrong, after the first sentence stating it (no distractor needed)."""
+    if item.atype not in DENIABLE:
+        raise NotApplicable("'it was not ...' has no clear referent for this kind of answer")
     passage = item.passages[item.answer_passages()[0]]
     sents = split_sentences(passage)
     k = next((i for i, s in enumerate(sents) if contains_any(s, item.answers)), None)
@@ -70,6 +76,9 @@ def _denial(item: Item, template: str, alone: str, reason: str) -> Proposal:
 
 def _conflict(item: Item, value: str, templates, reason: str, alone: str = "") -> Proposal:
     """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage."""
+    if item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
+        # an untyped phrase is replaced only by one of the same kind ("long bone" → "irregular bone")
+        raise NotApplicable("the answer is an untyped phrase and the rival value is not of the same kind")
     original, new = restated(item, value, MAX_WORDS)
     template = item.rng.choice(templates) if isinstance(templates, tuple) else templates
     statement = end_sentence(template.format(s=embed(new, item.vocabulary), a=item.anchor_text))

@@ -7,9 +7,14 @@ original question; context-side levers recast the answer sentences as opinion.
 
 from __future__ import annotations
 
+import re
+
 from refusalbench import taxonomy as tx
 from refusalbench.perturb.base import CONTEXT, QUERY, Item, NotApplicable, Proposal, complete, embeddable, lever, rebuild, sentences_with
-from refusalbench.perturb.text import as_question, contains_any, embed, end_sentence, lower_first, question_body, split_sentences
+from refusalbench.perturb.levers_ambiguity import pronoun_query, subject_span, title_core
+from refusalbench.perturb.text import (
+    as_question, contains, contains_any, embed, end_sentence, lower_first, question_body, split_sentences,
+)
 
 EP = tx.EPISTEMIC
 
@@ -59,6 +64,44 @@ def normative_should(item: Item) -> Proposal:
     item.need_anchor()
     query = f"By the standards that ought to apply, should the answer to this question have been different: {_quoted(item)}"
     return Proposal(query, list(item.passages), "Asked what ought to have been; the passage gives facts but no standard.")
+
+
+_LABEL = re.compile(r"\b(?:is|was|became|remains|are|were) (?:a|an|the) (?:[\w-]+ ){0,2}?(?P<label>major|popular|famous|"
+                    r"successful|acclaimed|influential|best-selling|landmark|classic|iconic|prominent|leading|notable)"
+                    r"(?P<rest>(?: [a-z][\w-]*){1,3})")
+HEAD_NOUNS = frozenset("""song single track hit film movie novel book poem play musical album band group series show sitcom
+battle war fire earthquake storm event festival tournament race game landmark monument building bridge text treatise work
+painting city port river company brand ballad anthem""".split())
+
+
+@lever(EP, tx.LOW, "Minor vs Major (Definitional)", QUERY)
+def labelled_major(item: Item) -> Proposal:
+    """Ask whether the subject is what the passage itself calls it ("a popular song"), then the question."""
+    item.need_anchor()
+    if item.multi or not item.title:
+        raise NotApplicable("the item has no titled single passage")
+    core = title_core(item.title)
+    sents = [s for s in split_sentences(item.passages[0]) if contains(s, core)]
+    m = next((m for s in sents[:2] for m in [_LABEL.search(s)] if m), None)
+    if m is None:
+        raise NotApplicable("the passage does not label its subject as major, popular, famous, ...")
+    words = m.group("rest").split()
+    ends = [k for k, w in enumerate(words[:2]) if w in HEAD_NOUNS]
+    if not ends:
+        raise NotApplicable("the label is not followed by a plain kind of thing (song, film, battle, ...)")
+    head = words[: ends[0] + 1]
+    label = f"{m.group('label')} {' '.join(head)}"
+    if contains_any(label, item.answers):
+        raise NotApplicable("the label states the answer")
+    rest = pronoun_query(item.query, item.title, "it")
+    span = subject_span(item.query, item.title)
+    if rest is None or span is None:
+        raise NotApplicable("the query does not name the passage's subject where a pronoun could stand")
+    name = item.query[span[0]:span[1]].removesuffix("'s")
+    article = "an" if label[:1] in "aeiou" else "a"
+    query = as_question(f"Was {name} {article} {label}, and {lower_first(question_body(rest))}")
+    return Proposal(query, list(item.passages),
+                    f"Asked whether the subject is {article} {label}, which the passage itself says, before the question.")
 
 
 @lever(EP, tx.LOW, "Opinion Frame on a Settled Fact", QUERY)

@@ -37,10 +37,39 @@ def sharpened(item: Item) -> str | None:
     return None
 
 
+_FIGURE = re.compile(r"\d+")
+
+
+def _keeps_other_figures(item: Item, old: str, new: str) -> bool:
+    """True when every figure of `old` that is not part of an answer is still in `new` (a coarser
+    restatement of the answer must not delete birth dates or other numbers)."""
+    answer_figures = {f for a in item.answers for f in _FIGURE.findall(a)}
+    lost = set(_FIGURE.findall(old)) - set(_FIGURE.findall(new)) - answer_figures
+    return not lost
+
+
 def _coarsen(item: Item, level: int, what: str) -> Proposal:
     item.need_anchor()
+    if item.atype == at.NUMBER:
+        stated = {a for a in item.answers if re.search(r"\d", a) and any(contains(p, a) for p in item.passages)}
+        if len({tuple(_FIGURE.findall(a)) for a in stated}) > 1:
+            raise NotApplicable("the passage states several different figures as answers; one range would misstate one")
     tokens = name_tokens(item) if item.atype == at.PERSON else []
-    passages = item.edit_signal(lambda p: coarsen_passage(item, p, level, tokens))
+    hedged = re.compile(r"\b(?:more than|over|about|around|nearly|almost|at least|up to|some|roughly|approximately)\s+$", re.I)
+    in_name = re.compile(rf"\b[Tt]he\s+{re.escape(item.anchor_text)}(?!\d)\s+[A-Z]") if item.atype == at.YEAR else None
+
+    def edit(passage: str) -> str:
+        if item.atype == at.NUMBER and any(hedged.search(passage[:m.start()]) for a in item.answers
+                                           if (pat := answer_pattern(a)) for m in pat.finditer(passage)):
+            raise NotApplicable("the figure is already hedged ('more than 50'); a range would misstate it")
+        if in_name is not None and in_name.search(passage):
+            raise NotApplicable("the year is part of a name ('the 1980 Summer Olympics')")
+        new = coarsen_passage(item, passage, level, tokens)
+        if not _keeps_other_figures(item, passage, new):
+            raise NotApplicable("the coarser wording would delete other facts (dates or figures) with the answer")
+        return new
+
+    passages = item.edit_signal(edit)
     query = item.query
     if not item.multi:
         query = sharpened(item) or item.query
@@ -65,12 +94,26 @@ def long_range_trend(item: Item) -> Proposal:
     return Proposal(query, list(item.passages), "Asked for a century-long trend; the passage gives a single snapshot.")
 
 
-@lever(GR, tx.HIGH, "Worldwide Aggregate from a Single Case", QUERY)
-def worldwide_aggregate(item: Item) -> Proposal:
+_LOCAL_MEASURE = re.compile(
+    r"^(?:what is|what's|what was) the (?P<measure>(?:legal |current |average |annual )?(?:minimum wage|drinking age|"
+    r"voting age|driving age|age of consent|retirement age|population|temperature|sales tax|tax rate|unemployment rate|"
+    r"literacy rate|life expectancy|speed limit|salary|income|poverty rate|crime rate|birth rate|interest rate|rainfall))"
+    r" (?:of|in|for) (?P<where>.+)$", re.I)
+
+
+@lever(GR, tx.HIGH, "Global Average from Street Data", QUERY)
+def global_average(item: Item) -> Proposal:
+    """A worldwide average asked of a passage that gives one local value."""
     item.need_anchor()
-    query = ("Averaged over every comparable case in every country, what is the typical answer to this question: "
-             f'"{as_question(question_body(item.query))}"')
-    return Proposal(query, list(item.passages), "Asked for a worldwide aggregate; the passage describes one single case.")
+    if item.atype not in (at.NUMBER, at.OTHER):
+        raise NotApplicable("the answer is not a measured value")
+    m = _LOCAL_MEASURE.match(question_body(item.query))
+    if not m or not re.search(r"\d", item.anchor):
+        raise NotApplicable("the query does not ask for a local measure (a wage, a rate, a population, ...)")
+    measure = re.sub(r"^(?:current|average|annual) ", "", m.group("measure").lower())
+    query = as_question(f"What is the {measure} averaged over every country in the world")
+    return Proposal(query, list(item.passages),
+                    f"Asked for the worldwide average {measure}; the passage gives the value for {m.group('where')} only.")
 
 
 @lever(GR, tx.LOW, "Exact Degree Value", QUERY)

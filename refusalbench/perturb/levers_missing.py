@@ -169,14 +169,17 @@ def irrelevant_context(item: Item) -> Proposal:
     edited = {}
     used = list(item.passages)
     for i in item.answer_passages():
-        other = item.pool.unrelated_passage(item.rng, item.source_id, item.query, item.answers, avoid=used)
-        if other is None:
-            raise NotApplicable("the distractor pool has no passage on an unrelated topic")
-        used.append(other)
-        whole = whole_sentences(other)  # a retrieved chunk starts and ends mid-sentence: keep its whole sentences
-        if len(whole.split()) < 25 or not balanced(whole):
-            raise NotApplicable("the unrelated passage has too few whole sentences")
-        edited[i] = whole
+        for _ in range(5):  # a few draws: a chunk may have too few whole sentences or a cut ellipsis
+            other = item.pool.unrelated_passage(item.rng, item.source_id, item.query, item.answers, avoid=used)
+            if other is None:
+                raise NotApplicable("the distractor pool has no passage on an unrelated topic")
+            used.append(other)
+            whole = whole_sentences(other)  # a retrieved chunk starts and ends mid-sentence: keep its whole sentences
+            if len(whole.split()) >= 25 and balanced(whole) and "..." not in whole and "…" not in whole:
+                edited[i] = whole
+                break
+        else:
+            raise NotApplicable("no unrelated passage with enough whole sentences was found")
     return _proposal(item, item.with_passages(edited), "Replaced the passage with one about an unrelated topic from another question.")
 
 
@@ -211,7 +214,7 @@ def strip_statistic(item: Item) -> Proposal:
     return _proposal(item, passages, "Deleted a sentence carrying a figure the query does not ask about.")
 
 
-_PAREN = re.compile(r"\s*\(([^()]{1,160})\)")
+_PAREN = re.compile(r"\s+\(([^()]{1,160})\)")  # "CPI(M)": a bracket glued to a word is part of a name
 
 
 @lever(MI, tx.LOW, "Parenthetical Excise", CONTEXT)
@@ -256,3 +259,19 @@ def intro_clause(item: Item) -> Proposal:
 
     passages = item.edit_signal(edit)
     return _proposal(item, passages, "Removed a non-essential opening phrase from a sentence; the core statement stays.")
+
+
+
+_PRICE_QUERY = re.compile(r"\b(?:how much|cost|price|paid|pay|worth|budget|salary|fee)\b", re.I)
+_MONEY = re.compile(r"(?:[$£€¥]\s?\d[\d,.]*(?:\s(?:million|billion|thousand))?|\d[\d,.]*\s(?:million|billion|thousand)?\s?"
+                    r"(?:dollars|pounds|euros|yen|rupees))", re.I)
+
+
+@lever(MI, tx.MEDIUM, "Price Redacted", CONTEXT)
+def price_redacted(item: Item) -> Proposal:
+    """The amount the query asks for replaced by "an undisclosed amount"."""
+    item.need_anchor()
+    if not _PRICE_QUERY.search(item.query) or not any(_MONEY.fullmatch(a.strip()) for a in item.answers):
+        raise NotApplicable("the query does not ask for a monetary amount")
+    passages = item.edit_signal(lambda p: _mask(p, item.answers, "an undisclosed amount"))
+    return _proposal(item, passages, "Replaced the amount the query asks for with 'an undisclosed amount'.")

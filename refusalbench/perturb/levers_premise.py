@@ -1,7 +1,7 @@
 """P-FalsePremise levers: only the query changes; the passage is the evidence and stays byte-identical.
 
 MEDIUM presupposes a version of the answer fact that the passage contradicts, HIGH makes the
-question a category error, LOW adds a harmless detail the passage does not support.
+question a category error, LOW ties a question about a settled fact to a year the passage never mentions.
 """
 
 from __future__ import annotations
@@ -28,11 +28,6 @@ WRONG_DOMAIN = {
     at.PLACE: ("Measured in kilograms", "In decibels"),
     at.OTHER: ("Measured in kilograms", "In litres"),
 }
-ASIDES = (
-    "As a friend who follows the topic mentioned recently, {q}",
-    "{Q}, a question that came up at a pub quiz last week",
-    "For a school project on this subject, {q}",
-)
 _PARENTHETICAL = re.compile(r"\s*\([^()]*\)")
 _WHO = re.compile(r"^(?P<wh>who|who's|whom)\s+(?P<rest>.+)$", re.I)
 
@@ -48,6 +43,10 @@ def factive_contradiction(item: Item) -> Proposal:
             new = tidy(_PARENTHETICAL.sub("", restated(item, value, MAX_WORDS)[1]))
         except NotApplicable:
             new = None
+    if new is not None and re.match(r"(?:he|she|it|they|his|her|its|their|this|these|those)\b", new, re.I):
+        new = None  # a pronoun with no antecedent in the query
+    if new is not None and item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
+        new = None  # an untyped phrase replaced by one of another kind ("worn on the glycine")
     if new is None or not contains(new, value):  # no restatable value: presuppose the answer is wrong
         query = as_question(item.rng.choice(FACTIVE_DENIAL).format(a=item.anchor_text, q=body))
         return Proposal(query, list(item.passages),
@@ -75,9 +74,29 @@ def category_swap(item: Item) -> Proposal:
     return Proposal(query, list(item.passages), f"Asked for the answer in a unit from an incompatible domain ('{frame}').")
 
 
-@lever(FP, tx.LOW, "Unsupported Harmless Aside", QUERY)
-def harmless_aside(item: Item) -> Proposal:
+_STABLE = re.compile(r"^(?:who|what|where|which)\b.*\b(?:wrote|write|writes|sang|sing|sings|composed|founded|invented|"
+                     r"discovered|designed|built|directed|painted|created|developed|produced|recorded|performed|"
+                     r"originally|first|born|buried|located|situated|based|headquartered|made of|named after)\b", re.I)
+_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20[0-2]\d)(?!\d)")
+LATEST_YEAR = 2017  # the NQ passages were written by then; a later year would be in the future for some
+
+
+@lever(FP, tx.LOW, "Over-specific Year", QUERY)
+def over_specific_year(item: Item) -> Proposal:
+    """A time frame the passage never mentions, on a question whose answer does not change with time."""
+    item.need_anchor()
     body = question_body(item.query)
-    template = item.rng.choice(ASIDES)
-    query = as_question(template.format(q=lower_first(body), Q=body))
-    return Proposal(query, list(item.passages), "Added an unsupported but harmless detail to the query; the asked fact is unaffected.")
+    if item.atype in (at.DATE, at.YEAR, at.NUMBER) or _YEAR.search(body) or not _STABLE.match(body):
+        raise NotApplicable("the question is not about a stable fact, or already names a year")
+    if re.search(r"\b(?:current|now|today|latest|next|last|recent)\b", body, re.I):
+        raise NotApplicable("the question is about a state that changes over time")
+    years = [int(y) for p in item.passages for y in _YEAR.findall(p)]
+    if not years or max(years) >= LATEST_YEAR:
+        raise NotApplicable("the passage gives no year after which the fact is surely settled")
+    options = [y for y in range(max(years) + 2, LATEST_YEAR + 1) if not any(str(y) in p for p in item.passages)]
+    if not options:
+        raise NotApplicable("no later year is free")
+    year = item.rng.choice(options)
+    query = as_question(f"As of {year}, {lower_first(body)}")
+    return Proposal(query, list(item.passages),
+                    f"Tied the query to {year}, a time frame the passage never mentions; the asked fact does not depend on it.")

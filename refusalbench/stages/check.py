@@ -1,7 +1,10 @@
-"""Stage `check`: deterministic checks of every candidate → `checked.parquet` (candidates + check_ok, check_reason).
+"""Stage `check`: deterministic checks of every candidate → `checked.parquet` (candidates + check_ok,
+check_reason, check_detectors).
 
-Runs before any verifier is paid (see refusalbench.generation.checks for the rules). Cheap and
-deterministic, so it is simply recomputed in full on every run.
+Runs before any verifier is paid (see refusalbench.generation.checks for the rules and
+refusalbench.generation.semantic for the semantic detectors, which apply to every generator).
+`check_detectors` names the detectors a candidate fails ("" when none), so the select stage can
+summarise them. Cheap and deterministic, so it is simply recomputed in full on every run.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ import pandas as pd
 
 from refusalbench.context import RunContext
 from refusalbench.errors import UserError
-from refusalbench.generation.checks import check_candidate
+from refusalbench.generation.checks import check_candidate, semantic_hits
+from refusalbench.generation.semantic import IDENTICAL, identical_intensities
+from refusalbench.rows import as_list, is_missing
 from refusalbench.generation.tasks import run_catalogue
 
 log = logging.getLogger(__name__)
@@ -22,13 +27,41 @@ def lever_checker(catalogue):
     return lambda cls, intensity, name: catalogue.get(cls, intensity, name) is not None
 
 
+def _texts(row: dict) -> tuple:
+    if is_missing(row.get("perturbed_passages")):
+        return row.get("perturbed_query"), row.get("perturbed_context")
+    return row.get("perturbed_query"), tuple(str(p) for p in as_list(row.get("perturbed_passages")))
+
+
+def same_text_hits(rows: list[dict]) -> dict[int, tuple[str, str]]:
+    """Row index → (detector, reason) for candidates whose perturbed texts equal another intensity's
+    of the same question, class and generator."""
+    groups: dict[tuple, dict[str, list[int]]] = {}
+    for i, r in enumerate(rows):
+        if r.get("generation_ok"):
+            key = (r.get("source_id"), r.get("perturbation_class"), r.get("generator"))
+            groups.setdefault(key, {}).setdefault(r["intensity"], []).append(i)
+    out = {}
+    for by_intensity in groups.values():
+        texts = {k: _texts(rows[idx[0]]) for k, idx in by_intensity.items()}
+        for intensity, why in identical_intensities(texts).items():
+            for i in by_intensity[intensity]:
+                out[i] = (IDENTICAL, why)
+    return out
+
+
 def check_table(candidates: pd.DataFrame, catalogue) -> pd.DataFrame:
-    """`candidates` with `check_ok` and `check_reason` added."""
+    """`candidates` with `check_ok`, `check_reason` and `check_detectors` added."""
     known = lever_checker(catalogue)
-    results = [check_candidate(row, known) for row in candidates.to_dict(orient="records")]
+    rows = candidates.to_dict(orient="records")
+    hits = [semantic_hits(r) for r in rows]
+    for i, hit in same_text_hits(rows).items():
+        hits[i].append(hit)
+    results = [check_candidate(row, known, h) for row, h in zip(rows, hits)]
     out = candidates.copy()
     out["check_ok"] = [ok for ok, _ in results]
     out["check_reason"] = [reason for _, reason in results]
+    out["check_detectors"] = [",".join(name for name, _ in h) for h in hits]
     return out
 
 
@@ -44,3 +77,6 @@ def run(ctx: RunContext) -> None:
         reasons = failed["check_reason"].str.split(";").str[0].str.replace(r"\".*\"", "…", regex=True).value_counts()
         for reason, n in reasons.head(8).items():
             log.info("check: %5d x %s", n, reason)
+    detectors = checked["check_detectors"].str.split(",").explode()
+    for name, n in detectors[detectors != ""].value_counts().items():
+        log.info("check: semantic detector %s: %d candidate(s)", name, n)

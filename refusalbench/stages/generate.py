@@ -39,7 +39,7 @@ from refusalbench.generation.tasks import (
     prompt_variables,
     run_catalogue,
 )
-from refusalbench.rows import as_list, plain, plain_row
+from refusalbench.rows import as_list, is_missing, plain, plain_row
 
 log = logging.getLogger(__name__)
 
@@ -152,12 +152,14 @@ def _run_llm(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bo
     return [record(t, model_cfg, mode, multi, a.value, a.error, a.failure_kind, a.usage("gen_")) for t, a in zip(tasks, answers)]
 
 
-def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool) -> dict:
+def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool, avoid: list = ()) -> dict:
     """Call with the assigned lever; when it does not apply to this item, let the generator choose (seeded)."""
     params = inspect.signature(fn).parameters
     kwargs = {"catalogue": catalogue, "multi_passage": multi}
     if pool is not None and "pool" in params:
         kwargs["pool"] = pool
+    if avoid and "avoid" in params:
+        kwargs["avoid"] = avoid
     row = plain_row(t.base)
     if t.lever_assigned and "lever" in params:
         try:
@@ -167,18 +169,46 @@ def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool) -> 
     return fn(row, t.perturbation_class, t.intensity, seed=seed, **kwargs)
 
 
+def _programmatic_row(ctx: RunContext, fn, t: Task, model_cfg, catalogue, multi: bool, mode: str, pool,
+                      avoid: list = ()) -> dict:
+    seed = seed_for(ctx.cfg.seed, t.candidate_id) % (2**31)
+    try:
+        out = _call_programmatic(fn, t, seed, catalogue, multi, pool, avoid)
+        allowed = catalogue.names(t.perturbation_class, t.intensity)
+        fields, error, kind = _programmatic_fields(out, t, multi, allowed), None, None
+    except (ValueError, KeyError, UserError) as exc:
+        fields, error, kind = None, f"programmatic generation failed: {exc}", NOT_APPLICABLE
+    return record(t, model_cfg, mode, multi, fields, error, kind, {"gen_attempts": 0})
+
+
+def _perturbed_texts(row: dict) -> tuple:
+    passages = row.get("perturbed_passages")
+    texts = [row.get("perturbed_context")] if is_missing(passages) else as_list(passages)
+    return str(row.get("perturbed_query")), tuple(str(p) for p in texts)
+
+
+def distinct_intensities(ctx: RunContext, model_cfg, tasks: list[Task], rows: dict[str, dict], catalogue, multi: bool,
+                         mode: str, pool=None) -> int:
+    """Regenerate programmatic items whose text equals another intensity's of the same question and class
+    (avoiding those texts; declined when nothing else applies). Returns how many were regenerated."""
+    fn = perturb_module().generate_programmatic
+    groups: dict[tuple, list[Task]] = {}
+    for t in tasks:
+        if rows.get(t.candidate_id, {}).get("generation_ok"):
+            groups.setdefault((t.source_id, t.perturbation_class, t.generator), []).append(t)
+    redone = 0
+    for group in groups.values():
+        for i, t in enumerate(group):
+            others = [_perturbed_texts(rows[o.candidate_id]) for o in group[:i]]
+            if _perturbed_texts(rows[t.candidate_id]) in others:
+                rows[t.candidate_id] = _programmatic_row(ctx, fn, t, model_cfg, catalogue, multi, mode, pool, others)
+                redone += 1
+    return redone
+
+
 def _run_programmatic(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bool, mode: str, pool=None) -> list[dict]:
     fn = perturb_module().generate_programmatic
-    rows = []
-    for t in tasks:
-        seed = seed_for(ctx.cfg.seed, t.candidate_id) % (2**31)
-        try:
-            out = _call_programmatic(fn, t, seed, catalogue, multi, pool)
-            allowed = catalogue.names(t.perturbation_class, t.intensity)
-            fields, error, kind = _programmatic_fields(out, t, multi, allowed), None, None
-        except (ValueError, KeyError, UserError) as exc:
-            fields, error, kind = None, f"programmatic generation failed: {exc}", NOT_APPLICABLE
-        rows.append(record(t, model_cfg, mode, multi, fields, error, kind, {"gen_attempts": 0}))
+    rows = [_programmatic_row(ctx, fn, t, model_cfg, catalogue, multi, mode, pool) for t in tasks]
     n_other = sum(r["generation_ok"] and r["lever_assigned"] not in (None, r["lever_selected"]) for r in rows)
     if n_other:
         log.info("programmatic: %d item(s) got another lever than assigned (the assigned one did not apply)", n_other)
@@ -230,6 +260,11 @@ def run(ctx: RunContext) -> None:
                         new_call_failures += 1
                         first_error = first_error or row["generation_error"]
             _write(ctx, tasks, rows)
+        if model_cfg.backend == PROGRAMMATIC:
+            redone = distinct_intensities(ctx, gen_cfg, [t for t in tasks if t.generator == key], rows, catalogue, multi,
+                                          panel.lever_assignment, pool)
+            if redone:
+                log.info("programmatic: %d item(s) regenerated to differ from another intensity's text", redone)
     df = _write(ctx, tasks, rows)
     _summarise(df)
     if new_calls and new_call_failures == new_calls:
@@ -243,3 +278,7 @@ def _summarise(df: pd.DataFrame) -> None:
         log.info("generate %s: %d candidates, %d ok, %d invalid replies, %d call failures, %d not applicable, "
                  "%d ground-truth echoes disagree", gen, len(g), int(g["generation_ok"].sum()), int((kinds == PARSE).sum()),
                  int((kinds == CALL).sum()), int((kinds == NOT_APPLICABLE).sum()), int(g["expected_echo_disagrees"].sum()))
+        declined = g[kinds == NOT_APPLICABLE].groupby(["perturbation_class", "intensity"]).size()
+        if len(declined):
+            log.info("generate %s: declined (no lever gives a valid item) per cell: %s", gen,
+                     ", ".join(f"{c}/{i} {n}" for (c, i), n in declined.items()))

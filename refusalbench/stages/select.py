@@ -4,7 +4,10 @@ Writes `consensus.parquet` (per candidate: consensus_pass, n_valid_votes, n_pass
 `benchmark.parquet` (the released schema plus provenance columns), `benchmark_released.jsonl`/
 `.parquet` (exactly the released schema, via refusalbench.data.write_benchmark),
 `composition.csv` (class x intensity x generator counts and pass rates),
-`composition_levers.csv` (the same per lever), the generator-verifier tables
+`composition_levers.csv` (the same per lever), `composition_checks.csv` (per cell and generator, how
+many candidates each semantic detector of the check stage rejected, with an example reason), the
+composition tables counting declined items (`n_declined`: the programmatic generator found no lever
+that gives a valid item) and detector hits (`n_detector_hits`), the generator-verifier tables
 `generator_verifier_*.csv` and `human_validation.csv` (a stratified random sample of
 `select.human_sample` benchmark items with empty annotation columns; see generation.human).
 Deterministic given the votes, so it is recomputed in full on every run.
@@ -28,6 +31,7 @@ from refusalbench.tables import read_table
 
 log = logging.getLogger(__name__)
 
+NOT_APPLICABLE = "not_applicable"  # the generate stage's failure kind for a declined programmatic item
 PROVENANCE = ["candidate_id", "generator_model_full", "n_valid_votes", "n_pass_votes", "consensus_mode",
               "sampling_step", "prompt_version", "lever_assignment"]
 
@@ -74,7 +78,8 @@ def released_frame(selected: pd.DataFrame, multi: bool, mode: str) -> pd.DataFra
 def _counts(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     g = df.groupby(keys, sort=True, dropna=False)
     out = pd.DataFrame({
-        "n_generated": g.size(), "n_generation_ok": g["generation_ok"].sum(), "n_check_ok": g["check_ok"].sum(),
+        "n_generated": g.size(), "n_generation_ok": g["generation_ok"].sum(),
+        "n_declined": g["declined"].sum(), "n_detector_hits": g["detector_hit"].sum(), "n_check_ok": g["check_ok"].sum(),
         "n_verified": g["n_valid_votes"].apply(lambda s: int((s > 0).sum())),
         "n_consensus_pass": g["consensus_pass"].sum(), "n_selected": g["selected"].sum(),
     }).reset_index()
@@ -89,9 +94,35 @@ def composition(checked: pd.DataFrame, cons: pd.DataFrame, selected_ids: set[str
     df["consensus_pass"] = df["consensus_pass"].fillna(False).astype(bool)
     df["n_valid_votes"] = df["n_valid_votes"].fillna(0).astype(int)
     df["selected"] = df["candidate_id"].isin(selected_ids)
+    kind = df["generation_failure_kind"] if "generation_failure_kind" in df else pd.Series(None, index=df.index)
+    df["declined"] = kind.eq(NOT_APPLICABLE)
+    df["detector_hit"] = _detectors(df).ne("")
     by_cell = _counts(df, ["perturbation_class", "intensity", "generator"])
     by_lever = _counts(df[df["generation_ok"]], ["perturbation_class", "intensity", "lever_selected"])
     return by_cell, by_lever
+
+
+def _detectors(df: pd.DataFrame) -> pd.Series:
+    if "check_detectors" not in df:
+        return pd.Series("", index=df.index)
+    return df["check_detectors"].fillna("").astype(str)
+
+
+def detector_summary(checked: pd.DataFrame) -> pd.DataFrame:
+    """Per class x intensity x generator x detector: the candidates it rejected and one example reason."""
+    cols = ["perturbation_class", "intensity", "generator", "detector", "n_candidates", "example_reason"]
+    df = checked.assign(detector=_detectors(checked).str.split(",")).explode("detector")
+    df = df[df["detector"].fillna("") != ""]
+    if df.empty:
+        return pd.DataFrame(columns=cols)
+
+    def example(g: pd.DataFrame) -> str:
+        reason = str(g["check_reason"].iloc[0] or "")
+        part = next((p.strip() for p in reason.split("; ") if p.strip().startswith(g.name[-1] + ":")), reason)
+        return part[:300]
+
+    g = df.groupby(cols[:4], sort=True)
+    return pd.DataFrame({"n_candidates": g.size(), "example_reason": g.apply(example)}).reset_index()[cols]
 
 
 def _csv(ctx: RunContext, name: str, df: pd.DataFrame) -> None:
@@ -132,6 +163,11 @@ def run(ctx: RunContext) -> None:
     by_cell, by_lever = composition(checked, cons, set(selected["candidate_id"]))
     _csv(ctx, "composition", by_cell)
     _csv(ctx, "composition_levers", by_lever)
+    checks = detector_summary(checked)
+    _csv(ctx, "composition_checks", checks)
+    if len(checks):
+        log.info("select: semantic detectors rejected %d candidate(s): %s", int(by_cell["n_detector_hits"].sum()),
+                 checks.groupby("detector")["n_candidates"].sum().to_dict())
     gen_ids = dict(zip(checked["generator"], checked.get("generator_model_id", checked["generator"])))
     ver_ids = {k: m.id for k, m in panel.models.items()}
     for name, table in analysis.analyse(checked, votes, cons, gen_ids, ver_ids).items():

@@ -63,18 +63,24 @@ def answers_of(prompt: str) -> list[str]:
 
 def scrub(text: str, answers: list[str]) -> str:
     for a in answers:
-        text = re.sub(re.escape(a), "an engineer", text, flags=re.I)
+        text = re.sub(re.escape(a), lambda m: "An engineer" if re.search(r"(^|[.!?]\s+)$", m.string[:m.start()])
+                      else "an engineer", text, flags=re.I)
     return text
+
+
+# each intensity's text differs (the check stage rejects one text shared by two intensities of an item)
+MARK = {"LOW": "", "MEDIUM": " really", "HIGH": " truly"}
 
 
 def _single_fields(prompt: str, cls: str, intensity: str) -> dict:
     query = _query(prompt)
     context = re.search(r'Original context:\n"""\n(.*?)\n"""', prompt, re.S).group(1)
     if cls == "P-FalsePremise":
-        return {"perturbed_query": "Why did " + query, "perturbed_context": context}
+        return {"perturbed_query": f"Why did{MARK[intensity]} " + query, "perturbed_context": context}
     if cls in ("P-MissingInfo", "P-Contradiction"):
-        return {"perturbed_query": query, "perturbed_context": scrub(context, answers_of(prompt)) + " Others disagree."}
-    return {"perturbed_query": query + " (roughly)", "perturbed_context": context}
+        return {"perturbed_query": query,
+                "perturbed_context": scrub(context, answers_of(prompt)) + f" Others{MARK[intensity]} disagree."}
+    return {"perturbed_query": query + f" (roughly{MARK[intensity]})", "perturbed_context": context}
 
 
 def _multi_fields(prompt: str, cls: str, intensity: str) -> dict:
@@ -82,14 +88,15 @@ def _multi_fields(prompt: str, cls: str, intensity: str) -> dict:
     signal = re.findall(r'Passage (S\d+):\n"""\n(.*?)\n"""', prompt, re.S)
     out = {"perturbed_query": query, "perturbed_signal_passages": [], "perturbed_noise_passages": []}
     if cls == "P-FalsePremise":
-        out["perturbed_query"] = "Why did " + query
+        out["perturbed_query"] = f"Why did{MARK[intensity]} " + query
     elif cls == "P-Contradiction":
-        out["perturbed_noise_passages"] = [{"passage": "N1", "perturbed_text": "A rival account names someone else."}]
+        rival = scrub(signal[0][1], answers_of(prompt)) if signal else "someone else did it."
+        out["perturbed_noise_passages"] = [{"passage": "N1", "perturbed_text": f"A rival account{MARK[intensity]} says: {rival}"}]
     elif cls == "P-Ambiguity":
-        out["perturbed_query"] = query + " (roughly)"
+        out["perturbed_query"] = query + f" (roughly{MARK[intensity]})"
     else:  # MissingInfo, Granularity, Epistemic: every signal passage, answer removed
         answers = answers_of(prompt)
-        out["perturbed_signal_passages"] = [{"passage": lab, "perturbed_text": scrub(text, answers) + " (edited)"} for lab, text in signal]
+        out["perturbed_signal_passages"] = [{"passage": lab, "perturbed_text": scrub(text, answers) + f" (edited{MARK[intensity]})"} for lab, text in signal]
     return out
 
 

@@ -64,7 +64,7 @@ def mrow(cls, perturbed, intensity="MEDIUM", query=None):
 
 
 def test_multi_contradiction_exactly_one_noise():
-    assert check_candidate(mrow("P-Contradiction", ["NOISE", *PASSAGES[1:]]))[0]
+    assert check_candidate(mrow("P-Contradiction", ["signal Jane Doe", *PASSAGES[1:]]))[0]
     ok, reason = check_candidate(mrow("P-Contradiction", ["X", PASSAGES[1], "Y", PASSAGES[3]]))
     assert not ok and "exactly one noise passage, edited 2" in reason
     ok, reason = check_candidate(mrow("P-Contradiction", [PASSAGES[0], "S", *PASSAGES[2:]]))
@@ -91,5 +91,5 @@ def test_multi_false_premise_no_passage():
 
 def test_multi_ambiguity_query_or_signal():
     assert check_candidate(mrow("P-Ambiguity", list(PASSAGES), query="Which bridge?"))[0]
-    assert check_candidate(mrow("P-Ambiguity", [PASSAGES[0], "amb", *PASSAGES[2:]]))[0]
+    assert check_candidate(mrow("P-Ambiguity", [PASSAGES[0], "Amb.", *PASSAGES[2:]]))[0]
     assert not check_candidate(mrow("P-Ambiguity", ["amb", *PASSAGES[1:]]))[0]

@@ -198,16 +198,6 @@ def test_year_used_as_a_modifier():
         generate_programmatic(cup, tx.GRANULARITY, tx.MEDIUM, 0, _pool(cup), lever="Answer Stated One Level Coarser")
 
 
-def test_namesake_is_not_appended_to_a_cut_off_sentence():
-    row = {"source_id": "r", "query": "when did the right to buy scheme start", "answers": ["1980"], "title": "Right to Buy",
-           "context": "The legislation was passed in the Housing Act 1980. He said the scheme had two objectives: to reverse the"}
-    other = {"source_id": "o", "query": "when did the housing act pass", "answers": ["1985"], "context": "It passed in 1985."}
-    out = generate_programmatic(row, tx.AMBIGUITY, tx.HIGH, 0, _pool(row, other), lever="Pure Homonymy Clash")
-    ctx = out["perturbed_context"]
-    assert "the The" not in ctx and ctx.endswith("to reverse the")  # inserted before the fragment, which stays last
-    assert re.search(r'1980\. (?:The name|A second, unrelated) "Right to Buy"', ctx)
-
-
 def test_unrelated_context_keeps_whole_sentences_only():
     row = {"source_id": "q", "query": "who wrote dracula", "answers": ["Bram Stoker"], "context": "Dracula is by Bram Stoker."}
     other = {"source_id": "z", "query": "how tall is the tower", "answers": ["300 metres"],

@@ -37,11 +37,7 @@ TAIL = " A sequel, Deadpool 3, is in development."
      "Deadpool 2 is scheduled to be released in the United States on a date in 2018. That date was May 18, 2018." + TAIL),
     (DEADPOOL, tx.CONTRADICTION, tx.MEDIUM, "Dual-authoritative Dates", None,
      "Deadpool 2 is scheduled to be released in the United States on May 18, 2018. However, an equally authoritative "
-     "source states that Deadpool 2 is scheduled to be released in the United States on July 18, 2018." + TAIL),
-    (DEADPOOL, tx.AMBIGUITY, tx.HIGH, "Pure Homonymy Clash", None,
-     "Deadpool 2 is scheduled to be released in the United States on May 18, 2018." + TAIL + ' The name "Deadpool 2" '
-     "also belongs to an entirely unrelated subject, for which the record states that Deadpool 2 is scheduled to be "
-     "released in the United States on July 18, 2018."),
+     "source states that Deadpool 2 is scheduled to be released in the United States on July 18, 2019." + TAIL),
     (HOBBIT, tx.MISSING_INFO, tx.MEDIUM, "Placeholder Entity Substitution", None,
      "The Hobbit was written by a certain person. It appeared in 1937."),
     (HOBBIT, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb", "Which empty box wrote the hobbit?", None),
@@ -53,6 +49,32 @@ def test_exact_outputs(row, cls, intensity, lever, query, context):
     assert out["lever_selected"] == lever and out["programmatic"] is True and out["implementation_reasoning"]
     assert out["perturbed_query"] == (query or row["query"])
     assert out["perturbed_context"] == (context or row["context"])  # byte-identical when untouched
+
+
+SONGS = [
+    {"source_id": "s1", "query": "who sang the song yakety yak", "answers": ["The Coasters"], "title": "Yakety Yak",
+     "context": '"Yakety Yak" is a song recorded by The Coasters. It topped the charts in 1958.'},
+    {"source_id": "s2", "query": "who sang mack the knife", "answers": ["Bobby Darin"], "title": "Mack the Knife",
+     "context": '"Mack the Knife" is a song made famous by Bobby Darin. It was a hit in 1959.'},
+    {"source_id": "s3", "query": "who sang the last name roberts", "answers": ["Ann Lee"], "title": "Roberts",
+     "context": "Roberts is a surname of Norman origin. A song about it was sung by Ann Lee."},
+]
+SONG_POOL = DistractorPool.from_base(SONGS)
+
+
+def test_pronoun_levers_make_the_subject_a_pronoun_and_pair_a_question_of_the_same_form():
+    low = generate_programmatic(SONGS[0], tx.AMBIGUITY, tx.LOW, 0, SONG_POOL, lever="Salient-antecedent Pronoun")
+    assert low["perturbed_query"] == "Who sang it?" and low["perturbed_context"] == SONGS[0]["context"]
+    medium = generate_programmatic(SONGS[0], tx.AMBIGUITY, tx.MEDIUM, 0, SONG_POOL, lever="Dual-eligible Pronoun")
+    assert medium["perturbed_query"] == "Who sang it?"
+    assert medium["perturbed_context"] == SONGS[0]["context"] + ' "Mack the Knife" is a song made famous by Bobby Darin.'
+    high = generate_programmatic(SONGS[0], tx.AMBIGUITY, tx.HIGH, 0, SONG_POOL, lever="Anaphoric 'One' Collision")
+    assert high["perturbed_query"] == "Who sang that one?" and high["perturbed_context"].startswith('"Mack the Knife"')
+
+
+def test_pronoun_levers_decline_a_name_inside_a_noun_phrase():
+    with pytest.raises(NotApplicable):  # "the last name it"
+        generate_programmatic(SONGS[2], tx.AMBIGUITY, tx.LOW, 0, SONG_POOL, lever="Salient-antecedent Pronoun")
 
 
 def test_self_contradiction_names_both_values():
