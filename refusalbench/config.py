@@ -208,6 +208,7 @@ class ReportConfig:
 @dataclass
 class RunConfig:
     dry_run: bool = False  # count calls, tokens and cost; call no model
+    preflight: bool = True  # check keys, endpoints, parameters and input files before anything runs
 
 
 @dataclass

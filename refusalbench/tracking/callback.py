@@ -15,6 +15,7 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig
 
+from refusalbench import sweep_outcome, termination
 from refusalbench.tracking.mlflow_run import PARENT_RUN_FILE, Tracker, env_summary
 
 log = logging.getLogger(__name__)
@@ -35,9 +36,11 @@ def collect_job_metrics(sweep_dir: Path) -> dict[str, dict]:
 class MlflowSweepCallback(Callback):
     def __init__(self) -> None:
         self.tracker: Tracker | None = None
+        self.started = sweep_outcome.now()
 
     def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
         sweep_dir = Path(config.hydra.sweep.dir)
+        self.started = sweep_outcome.now()
         sweep_dir.mkdir(parents=True, exist_ok=True)
         (sweep_dir / PARENT_RUN_FILE).unlink(missing_ok=True)
         if not config.tracking.enabled:
@@ -52,13 +55,15 @@ class MlflowSweepCallback(Callback):
                   "refusalbench.sweep_overrides": " ".join(overrides), "refusalbench.sweep_params": json.dumps(params)},
         )
         (sweep_dir / PARENT_RUN_FILE).write_text(self.tracker.run_id)
+        termination.on_terminate(self._killed)
         log.info("MLflow parent run %s for sweep %s", self.tracker.run_id, sweep_dir)
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
         sweep_dir = Path(config.hydra.sweep.dir)
         jobs = collect_job_metrics(sweep_dir)
         report_dir = sweep_dir / "report"
-        status = "FINISHED"
+        outcome = sweep_outcome.last_outcome = sweep_outcome.collect(sweep_dir, self.started, DONE_MARKER)
+        status = "FINISHED" if outcome.ok else "FAILED"
         try:
             if jobs:
                 from refusalbench.report import build_report
@@ -71,6 +76,14 @@ class MlflowSweepCallback(Callback):
             raise
         finally:
             if self.tracker is not None:
+                termination.forget(self._killed)
+                self.tracker.set_tags({"refusalbench.failed_jobs": f"{len(outcome.failed)} of {len(outcome.jobs)}",
+                                       "refusalbench.sweep_outcome": outcome.summary()})
                 if report_dir.exists():
                     self.tracker.log_artifacts([report_dir])
                 self.tracker.finish(status)
+
+    def _killed(self) -> None:
+        if self.tracker is not None:
+            self.tracker.set_tags({"refusalbench.sweep_outcome": "terminated by a signal before the sweep ended"})
+            self.tracker.finish("KILLED")
