@@ -131,7 +131,7 @@ def check_command_line(argv: list[str]) -> None:
     overrides = command_line_overrides(argv)
     problems = override_problems(overrides) if overrides else []
     if problems:
-        listing = "; ".join(problems)
+        listing = " ".join(f"({i}) {p}" for i, p in enumerate(problems, start=1))
         end = "" if listing.endswith(("?", ".")) else "."
         raise UserError(f"The command line has {len(problems)} problem(s): {listing}{end} Options and keys are "
                         "listed by `refusalbench --help`; no '+' is needed (and none can add a key the schema lacks).")
