@@ -1,9 +1,10 @@
-"""Reading raw records through the `datasets` library: local JSONL/JSON/parquet, or a hub id.
+"""Reading raw records: local JSONL/JSON/parquet files, or a Hugging Face hub id.
 
-Local files always work offline. When `datasets` cannot give the records back exactly — a JSON
-column whose type varies between rows (it would store such a column as JSON text and turn the
-string "1984" into the number 1984), or a malformed line — the JSON file is read again with the
-standard library, line by line, and an unparsable line becomes one counted bad record.
+Local files always work offline. JSON and JSON Lines files are read with the standard library,
+line by line: values stay exactly as written (the `datasets` library would store a column whose
+type varies between rows as JSON text, turning the string "1984" into the number 1984), and a
+malformed line becomes one counted bad record naming its line, instead of a misleading library
+error. Parquet files and hub ids go through `datasets`.
 """
 
 from __future__ import annotations
@@ -73,28 +74,15 @@ def _quiet() -> Iterator[None]:
             datasets.enable_progress_bars()
 
 
-def _has_json_feature(feature: Any) -> bool:
-    if type(feature).__name__ == "Json":
-        return True
-    if isinstance(feature, dict):
-        return any(_has_json_feature(f) for f in feature.values())
-    inner = getattr(feature, "feature", None)
-    return inner is not None and _has_json_feature(inner)
-
-
 def _read_local(path: Path, skips: SkipLog) -> list[Any]:
     files, fmt = _files(path)
+    if fmt == "json":
+        return [row for p in files for row in _read_json_stdlib(p)]
     try:
         with _quiet():
             ds = datasets.load_dataset(fmt, data_files=[str(p) for p in files], split="train")
-    except Exception as exc:  # datasets wraps arrow/parse errors in several exception types
-        if fmt != "json":
-            raise DataError(f"Cannot read parquet dataset {path}: {type(exc).__name__}: {exc}") from exc
-        log.info("datasets could not read %s as one table (%s); reading it line by line", path, type(exc).__name__)
-        return [row for p in files for row in _read_json_stdlib(p)]
-    if fmt == "json" and _has_json_feature(ds.features):
-        log.debug("%s has columns of varying type; reading it with the json module to keep values exact", path)
-        return [row for p in files for row in _read_json_stdlib(p)]
+    except Exception as exc:  # datasets wraps arrow errors in several exception types
+        raise DataError(f"Cannot read parquet dataset {path}: {type(exc).__name__}: {exc}") from exc
     return ds.to_list()
 
 
@@ -114,13 +102,13 @@ def _read_json_stdlib(path: Path) -> list[Any]:
         if isinstance(data, dict):
             return [data]
     rows: list[Any] = []
-    for line in raw.splitlines():
+    for number, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            rows.append(f"not valid JSON ({exc.msg} at column {exc.colno})")
+            rows.append(f"line {number} of {path.name} is not valid JSON ({exc.msg} at column {exc.colno})")
             continue
         rows.append(row if isinstance(row, dict) else "not a JSON object")
     return rows
