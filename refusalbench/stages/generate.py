@@ -29,6 +29,7 @@ from refusalbench.context import RunContext
 from refusalbench.errors import UserError
 from refusalbench.generation.asking import CALL, PARSE, Answer, Ask, ask_json
 from refusalbench.generation.checks import as_list
+from refusalbench.generation.fatal import FIRST_BATCH, batches, fatal_error, stop_stage
 from refusalbench.generation.ids import seed_for
 from refusalbench.generation.multipassage import EditError, apply_edits, label_map
 from refusalbench.generation.parsing import ParseError, match_lever, parse_generation_multi, parse_generation_single
@@ -311,15 +312,21 @@ def run(ctx: RunContext) -> None:
         runner = functools.partial(_run_programmatic, pool=pool) if model_cfg.backend == PROGRAMMATIC else _run_llm
         gen_cfg = generation_model(model_cfg, panel)
         mine = [t for t in todo if t.generator == key]
-        for start in range(0, len(mine), CHUNK):
-            for row in runner(ctx, gen_cfg, mine[start : start + CHUNK], catalogue, multi, panel.lever_assignment):
+        for batch in batches(mine, CHUNK, first=CHUNK if model_cfg.backend == PROGRAMMATIC else min(CHUNK, FIRST_BATCH)):
+            errors = []
+            for row in runner(ctx, gen_cfg, batch, catalogue, multi, panel.lever_assignment):
                 rows[row["candidate_id"]] = row
                 if model_cfg.backend != PROGRAMMATIC:
                     new_calls += 1
-                    if row["generation_failure_kind"] == CALL:
+                    failed = row["generation_failure_kind"] == CALL
+                    errors.append(row["generation_error"] if failed else None)
+                    if failed:
                         new_call_failures += 1
                         first_error = first_error or row["generation_error"]
             _write(ctx, tasks, rows)
+            fatal = fatal_error(errors)
+            if fatal:
+                raise stop_stage("generate", "generator", model_cfg.id, len(errors), fatal, "candidates.parquet")
     df = _write(ctx, tasks, rows)
     _summarise(df)
     if new_calls and new_call_failures == new_calls:
