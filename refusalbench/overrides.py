@@ -39,18 +39,28 @@ def _dataclass_of(tp: Any) -> Optional[type]:
 
 def key_problem(key: str, schema: type = RefusalBenchConfig) -> Optional[str]:
     """Why the dotted `key` is not in the schema (None if it is)."""
+    return _walk_key(key, schema)[0]
+
+
+def leaf_type(key: str, schema: type = RefusalBenchConfig) -> Any:
+    """The schema's type annotation for the dotted `key` (None if unknown or free-form)."""
+    return _walk_key(key, schema)[1]
+
+
+def _walk_key(key: str, schema: type) -> tuple[Optional[str], Any]:
     parts = key.split(".")
     node: Optional[type] = schema
     walked: list[str] = []
     i = 0
+    tp: Any = None
     while i < len(parts):
         if node is None:
-            return None  # below a free-form mapping (e.g. extra_params): anything goes
+            return None, None  # below a free-form mapping (e.g. extra_params): anything goes
         hints = typing.get_type_hints(node)
         part = parts[i]
         if part not in hints:
             where = f"under '{'.'.join(walked)}'" if walked else "at the top level"
-            return f"unknown key '{key}' ('{part}' is not an option {where}{_suggest(part, sorted(hints))})"
+            return f"unknown key '{key}' ('{part}' is not an option {where}{_suggest(part, sorted(hints))})", None
         walked.append(part)
         tp = hints[part]
         if _dataclass_of(tp):
@@ -63,7 +73,25 @@ def key_problem(key: str, schema: type = RefusalBenchConfig) -> Optional[str]:
         else:
             node = None
         i += 1
-    return None
+    return None, (tp if node is None or _dataclass_of(tp) is None else None)
+
+
+def value_problem(key: str, value: Any, tp: Any) -> Optional[str]:
+    """Why `value` (as Hydra parsed it) cannot be stored in a field of type `tp` (None if it can)."""
+    args = typing.get_args(tp)
+    optional = typing.get_origin(tp) is typing.Union and type(None) in args
+    base = next((a for a in args if a is not type(None)), tp) if optional else tp
+    if value is None:
+        return None if optional else f"'{key}' cannot be null"
+    if isinstance(value, str) and "${" in value:
+        return None  # an interpolation, resolved later
+    expected = {int: "an integer", float: "a number", bool: "true or false"}.get(base)
+    if expected is None:
+        return None
+    ok = (isinstance(value, bool) if base is bool else
+          isinstance(value, int) and not isinstance(value, bool) if base is int else
+          isinstance(value, (int, float)) and not isinstance(value, bool))
+    return None if ok else f"'{key}' must be {expected}, got {value!r}"
 
 
 def _values(override: Any) -> list[str]:
@@ -105,13 +133,17 @@ def override_problems(overrides: list[str], conf_dir: Path = CONF_DIR) -> list[s
                         problems.append(f"unknown option '{value}' for config group '{key}'{_suggest(value, known)} "
                                         f"(options: {', '.join(known)})")
                 continue
-            if key in fields:
+            if key not in fields:
+                suggestion = _suggest(key, sorted(set(groups) | set(fields)))
+                problems.append(f"unknown config group or key '{key}'{suggestion}")
                 continue
-            problems.append(f"unknown config group or key '{key}'{_suggest(key, sorted(set(groups) | set(fields)))}")
-            continue
-        problem = key_problem(key)
+        problem, tp = _walk_key(key, RefusalBenchConfig)
         if problem:
             problems.append(problem)
+        elif tp is not None and not override.is_sweep_override():
+            wrong = value_problem(key, override.value(), tp)
+            if wrong:
+                problems.append(wrong)
     return problems
 
 
