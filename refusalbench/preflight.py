@@ -61,7 +61,8 @@ def models_in_run(cfg: RefusalBenchConfig) -> list[ModelUse]:
     if "verify" in stages:
         temperature = cfg.verifiers.temperature if cfg.verifiers.temperature is not None else 0.0
         for key, m in cfg.verifiers.models.items():
-            uses.append(ModelUse("verifier", f"verifiers.models.{key}", dataclasses.replace(m, temperature=temperature)))
+            m = dataclasses.replace(m, temperature=temperature)
+            uses.append(ModelUse("verifier", f"verifiers.models.{key}", m))
     if "evaluate" in stages:
         uses.append(ModelUse("evaluated", "model", dataclasses.replace(cfg.model, reasoning=cfg.reasoning)))
     if "judge" in stages and cfg.judge.kind == "llm" and cfg.judge.model is not None:
@@ -77,7 +78,8 @@ def check_role(use: ModelUse) -> list[str]:
         return []
     panel = {"generator": "generators=programmatic", "verifier": "verifiers=structural"}[allowed]
     return [f"{use.label}: backend {backend!r} is a rule-based {allowed}, not a model, so it cannot serve as the "
-            f"{use.role} ({panel} selects it as {allowed}; choose a model for {use.key}, e.g. model=local_qwen2.5_0.5b)"]
+            f"{use.role} ({panel} selects it as {allowed}; choose a model for {use.key}, "
+            "e.g. model=local_qwen2.5_0.5b)"]
 
 
 def input_files(cfg: RefusalBenchConfig) -> list[tuple[str, str]]:
@@ -195,7 +197,8 @@ def check_runtime(use: ModelUse) -> list[str]:
             import importlib.util
 
             if importlib.util.find_spec("xllamacpp") is None:
-                return [f"{use.label}: the embedded runtime xllamacpp is not installed (reinstall refusalbench: pip install -e .)"]
+                return [f"{use.label}: the embedded runtime xllamacpp is not installed "
+                        "(reinstall refusalbench: pip install -e .)"]
         except (ImportError, ValueError):
             return [f"{use.label}: the embedded runtime cannot be imported"]
         if cfg.path and not Path(cfg.path).expanduser().is_file():

@@ -119,7 +119,7 @@ def test_sigterm_marks_the_tracked_run_killed(tmp_path, test_server):
 def test_wrong_value_types_are_user_errors_not_hydra_tracebacks(tmp_path):
     found = override_problems(["select.per_stratum=abc", "run.dry_run=yes", "seed=1.5", "model.temperature=0",
                                "dataset.n_base=null", "select.seed=${seed}"])
-    assert found == ["'select.per_stratum' must be an integer, got 'abc'", "'run.dry_run' must be true or false, got 'yes'",
-                     "'seed' must be an integer, got 1.5"]
+    assert found == ["'select.per_stratum' must be an integer, got 'abc'",
+                     "'run.dry_run' must be true or false, got 'yes'", "'seed' must be an integer, got 1.5"]
     proc = cli(["select.per_stratum=abc"], tmp_path)
     assert proc.returncode == 2 and "must be an integer" in proc.stderr and "HYDRA_FULL_ERROR" not in proc.stderr

@@ -87,8 +87,8 @@ def test_unreachable_endpoint_is_reported(test_server):
 
 
 def test_probe_reports_a_rejected_key():
-    from http.server import BaseHTTPRequestHandler, HTTPServer
     import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
 
     class Reject(BaseHTTPRequestHandler):
         def do_GET(self):

@@ -124,7 +124,8 @@ def heatmap(frame: pd.DataFrame, path: Path, title: str, counts: Optional[pd.Dat
     """
     groups = [(cols, label, cmap) for cols, label, cmap in (
         ([c for c in frame.columns if c == "LOW"], "false-refusal rate (LOW: answerable; lower is better)", "Reds"),
-        ([c for c in frame.columns if c != "LOW"], "refusal rate (MEDIUM/HIGH: refusal due; higher is better)", "Blues"),
+        ([c for c in frame.columns if c != "LOW"], "refusal rate (MEDIUM/HIGH: refusal due; higher is better)",
+         "Blues"),
     ) if cols]
     widths = [len(cols) + 0.8 for cols, _, _ in groups]
     fig, axes = plt.subplots(1, len(groups), figsize=(3.2 + 1.6 * sum(widths), 4.4), squeeze=False,

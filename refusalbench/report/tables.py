@@ -45,7 +45,8 @@ def breakdown_long(runs: dict[str, dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["run", "dimension", "group", "metric", "value", "n", "wilson_low", "wilson_high", "reason"])
 
 
-def class_intensity(runs: dict[str, dict], metric: str = "refusal_rate", field: str = "value") -> dict[str, pd.DataFrame]:
+def class_intensity(runs: dict[str, dict], metric: str = "refusal_rate",
+                    field: str = "value") -> dict[str, pd.DataFrame]:
     """Per run: a class × intensity matrix of `metric`'s `field` ("value", or "n" for the items per cell)."""
     out = {}
     for run, m in runs.items():

@@ -312,7 +312,8 @@ def run(ctx: RunContext) -> None:
         runner = functools.partial(_run_programmatic, pool=pool) if model_cfg.backend == PROGRAMMATIC else _run_llm
         gen_cfg = generation_model(model_cfg, panel)
         mine = [t for t in todo if t.generator == key]
-        for batch in batches(mine, CHUNK, first=CHUNK if model_cfg.backend == PROGRAMMATIC else min(CHUNK, FIRST_BATCH)):
+        first = CHUNK if model_cfg.backend == PROGRAMMATIC else min(CHUNK, FIRST_BATCH)
+        for batch in batches(mine, CHUNK, first=first):
             errors = []
             for row in runner(ctx, gen_cfg, batch, catalogue, multi, panel.lever_assignment):
                 rows[row["candidate_id"]] = row

@@ -141,6 +141,7 @@ def run(ctx: RunContext) -> None:
     if sel.human_sample and len(bench):
         n_human = min(sel.human_sample, len(bench))  # a sheet of the whole benchmark is no shortfall
         if n_human < sel.human_sample:
-            log.info("human validation sheet: all %d benchmark items (select.human_sample=%d)", n_human, sel.human_sample)
+            log.info("human validation sheet: all %d benchmark items (select.human_sample=%d)", n_human,
+                     sel.human_sample)
         sample = human_sample(bench, n_human, sel.seed).assign(panel_verdict=PASS)
         _csv(ctx, "human_validation", human.export_frame(sample, multi))

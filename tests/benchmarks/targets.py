@@ -37,7 +37,8 @@ class Figure:
 
     def line(self) -> str:
         sign = ">=" if self.higher_is_better else "<="
-        return f"{self.name}: {self.value:.3g} {self.unit} (target {sign} {self.target:.3g} {self.unit}) - {self.verdict}"
+        target = f"target {sign} {self.target:.3g} {self.unit}"
+        return f"{self.name}: {self.value:.3g} {self.unit} ({target}) - {self.verdict}"
 
 
 def report_and_check(figures: list[Figure]) -> str:

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from generation.fakes import (
+    ScriptedLayer,
+    context_with,
+    generator_reply,
+    is_verifier,
+    make_cfg,
+    single_base,
+    write_base,
+)
 
-from generation.fakes import ScriptedLayer, context_with, generator_reply, is_verifier, make_cfg, single_base, write_base
 from refusalbench.config import ModelConfig
 from refusalbench.errors import UserError
 from refusalbench.generation.fatal import FIRST_BATCH, fatal_error
