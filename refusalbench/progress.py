@@ -47,6 +47,7 @@ class LogProgress:
         self.postfix: dict = {}
         self.started = self.last_logged = clock()
         self.next_step = self.step
+        self._pending: Optional[float] = None
 
     def update(self, n: int = 1) -> None:
         self.n += n
@@ -54,12 +55,20 @@ class LogProgress:
         due = now - self.last_logged >= self.interval
         stepped = self.n >= self.next_step and now - self.last_logged >= self.min_gap
         if self.n < self.total and (due or stepped):
-            self.logger.info("%s", self.line(now))
             self.last_logged = now
             self.next_step = (self.n // self.step + 1) * self.step
+            self._pending = now
+            if self.postfix:  # else wait for the counts, which the layer sets right after each update
+                self._flush()
 
     def set_postfix(self, values: Mapping, refresh: bool = False) -> None:
         self.postfix = dict(values)
+        self._flush()
+
+    def _flush(self) -> None:
+        if self._pending is not None:
+            self.logger.info("%s", self.line(self._pending))
+            self._pending = None
 
     def line(self, now: Optional[float] = None) -> str:
         now = self.clock() if now is None else now

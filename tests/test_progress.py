@@ -48,3 +48,4 @@ def test_layer_logs_progress_when_stderr_is_not_a_terminal(tmp_path, test_server
             layer.run(cfg, specs, role="evaluated", desc="evaluate test")
     lines = [r.getMessage() for r in caplog.records if r.name == "refusalbench.progress"]
     assert lines and all(line.startswith("evaluate test: ") and "/16 calls" in line for line in lines)
+    assert all("failed" in line and "ETA" in line for line in lines)
