@@ -123,3 +123,42 @@ def test_wrong_value_types_are_user_errors_not_hydra_tracebacks(tmp_path):
                      "'run.dry_run' must be true or false, got 'yes'", "'seed' must be an integer, got 1.5"]
     proc = cli(["select.per_stratum=abc"], tmp_path)
     assert proc.returncode == 2 and "must be an integer" in proc.stderr and "HYDRA_FULL_ERROR" not in proc.stderr
+
+
+def test_sigterm_stops_a_managed_model_server(tmp_path):
+    state = tmp_path / "fake"
+    state.mkdir()
+    bench = tmp_path / "bench.jsonl"
+    h.nq_benchmark().to_json(bench, orient="records", lines=True)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "FAKE_VLLM_DIR": str(state),
+           "REFUSALBENCH_VLLM_COMMAND": f"{sys.executable} {Path(__file__).parent / 'fake_vllm.py'}"}
+    args = ["pipeline=evaluate", "dataset=refusalbench_nq", f"dataset.path={bench}", "model=vllm_managed",
+            "model.name=m", "model.startup_timeout=60", "cache=off", "tracking=off",
+            f"hydra.run.dir={tmp_path / 'run'}"]
+    proc = subprocess.Popen([sys.executable, "-m", "refusalbench", *args], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (state / "requests").exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+        assert (state / "requests").exists(), proc.communicate(timeout=5)[1][-2000:] if proc.poll() is not None else ""
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143, err[-2000:]
+    server_pid = int((state / "pid").read_text())
+    deadline = time.monotonic() + 15
+    while _alive(server_pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _alive(server_pid), "the managed server outlived the run"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "zombie" in status.read_text())
