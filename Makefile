@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test test-slow bench mlflow-ui clean
+.PHONY: install demo test test-fast test-slow lint bench mlflow-ui clean
 
 $(STAMP): pyproject.toml
 	@echo "Installing RefusalBench and its dependencies into $(VENV) (about 3 minutes the first time, on a 2-core"
@@ -22,6 +22,13 @@ demo: install
 
 test: install
 	$(BIN)/python -m pytest -q
+
+test-fast: install
+	$(BIN)/python -m pytest -q -m 'not slow and not benchmark and not integration'
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 test-slow: install
 	$(BIN)/python -m pytest -q -m slow

@@ -1,8 +1,9 @@
 """The one entry point: `refusalbench [overrides]` (and `python -m refusalbench`).
 
 Validates the composed config, then runs the configured pipeline stages in their canonical
-order inside Hydra's run directory. User mistakes end the run with one clear paragraph and
-exit status 2; nothing already written is lost.
+order inside Hydra's run directory; with `run.dry_run=true` it runs the planner instead of the
+stages (an estimate of calls, tokens and cost; no model call, no stage table, no MLflow run).
+User mistakes end the run with one clear paragraph and exit status 2; nothing already written is lost.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from refusalbench import sweep_outcome, termination, tracking, user_errors
 from refusalbench.config import RefusalBenchConfig, register_configs
 from refusalbench.context import RunContext
 from refusalbench.errors import UserError
-from refusalbench.generation.estimate import DryRunComplete
 from refusalbench.overrides import check_command_line
 from refusalbench.paths import CONF_DIR
 from refusalbench.stages import STAGE_ORDER, load_stage
@@ -55,9 +55,6 @@ def validate(cfg: DictConfig) -> RefusalBenchConfig:
         where = f" (key: {key})" if key else ""
         raise UserError(f"Invalid configuration{where}: {cause or exc}".replace("\n", " ")) from exc
     assert isinstance(obj, RefusalBenchConfig)
-    unknown = [s for s in obj.pipeline.stages if s not in STAGE_ORDER]
-    if unknown:
-        raise UserError(f"pipeline.stages names unknown stage(s) {unknown}; known stages: {', '.join(STAGE_ORDER)}.")
     return obj
 
 
@@ -147,15 +144,13 @@ def _hydra_main(cfg: DictConfig) -> None:
             from refusalbench.preflight import preflight
 
             preflight(typed)  # keys, endpoints, parameters, input files: before tracking and any call
-        resolved = OmegaConf.to_container(cfg, resolve=True)
+        if typed.run.dry_run:
+            dry_run(typed, run_dir)
+            return
+        resolved = OmegaConf.to_container(cfg, resolve=True, enum_to_str=True)
         sweep_dir = Path(hydra_cfg.sweep.dir) if multirun else None
         tracker = tracking.start_job(typed, resolved, run_dir, run_name=_run_name(hydra_cfg, typed), sweep_dir=sweep_dir)
-        try:
-            ctx = run_pipeline(typed, run_dir)
-        except DryRunComplete as done:
-            status = "FINISHED"
-            print(f"refusalbench: dry run: {done}")
-            return
+        ctx = run_pipeline(typed, run_dir)
         status = "FINISHED"
     except UserError as exc:
         user_errors.print_error(exc)
@@ -174,6 +169,16 @@ def _hydra_main(cfg: DictConfig) -> None:
     sweep_outcome.clear_failure(run_dir)
     (run_dir / DONE_MARKER).write_text("completed\n")  # last: a re-run of the sweep skips this job
     print_summary(ctx, tracker)
+
+
+def dry_run(cfg: RefusalBenchConfig, run_dir: Path) -> dict:
+    """The planner instead of the stages: print and write the estimate; nothing is called or tracked."""
+    from refusalbench.planning import format_table, plan_run
+
+    report, path = plan_run(cfg, run_dir)
+    print(format_table(report))
+    print(f"refusalbench: dry run: estimate written to {path} (no model was called, no stage ran)")
+    return report
 
 
 def _run_name(hydra_cfg, cfg: RefusalBenchConfig) -> str:

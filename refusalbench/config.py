@@ -1,14 +1,19 @@
-"""Structured-config schemas, registered in Hydra's ConfigStore.
+"""Structured-config schemas, registered in Hydra's ConfigStore: the one home of every default and check.
 
 `conf/config.yaml` starts from the ``refusalbench_schema`` node stored here, so every YAML file
-merged into it is type-checked and unknown keys are rejected at compose time. The entry point
-converts the result with ``OmegaConf.to_object`` so that ``__post_init__`` validation runs before
-any model call.
+merged into it is type-checked (choices are Enums: an unknown value fails at compose time) and
+unknown keys are rejected. YAML options hold only what differs from these defaults. The entry point
+converts the result with ``OmegaConf.to_object``, which runs every ``__post_init__`` check, so a
+configuration mistake stops the run before tracking starts or any model is called.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import typing
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Dict, List, Optional
 
 from hydra.core.config_store import ConfigStore
@@ -17,9 +22,89 @@ from omegaconf import MISSING, OmegaConf
 from refusalbench.errors import UserError
 from refusalbench.paths import PACKAGE_DATA_DIR
 
-BACKENDS = ("litellm", "embedded", "vllm_managed", "programmatic", "structural")
-REASONING_EFFORTS = (None, "low", "medium", "high")
-CACHE_MODES = ("read_write", "read_only", "off", "refresh")
+
+class Choice(str, Enum):
+    """A string choice of the schema: compares, formats and serialises as its value."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+class Backend(Choice):
+    litellm = "litellm"
+    embedded = "embedded"
+    vllm_managed = "vllm_managed"
+    programmatic = "programmatic"  # generators only: rule-based perturbations, no model
+    structural = "structural"  # verifiers only: the deterministic check's verdict, no model
+
+
+class Transport(Choice):
+    auto = "auto"
+    litellm = "litellm"
+    http = "http"
+
+
+class Effort(Choice):
+    low = "low"
+    medium = "medium"
+    high = "high"
+
+
+class DatasetKind(Choice):
+    nq = "nq"
+    nq_base = "nq_base"
+    garage = "garage"
+    nq_multi = "nq_multi"
+    refusalbench_nq = "refusalbench_nq"
+    refusalbench_garage = "refusalbench_garage"
+
+
+class LeverAssignment(Choice):
+    llm_choice = "llm_choice"
+    round_robin = "round_robin"
+    fixed = "fixed"
+
+
+class ConsensusMode(Choice):
+    unanimous = "unanimous"
+    majority = "majority"
+
+
+class JudgeKind(Choice):
+    deterministic = "deterministic"
+    llm = "llm"
+
+
+class Stage(Choice):
+    """Pipeline stages, in their canonical order."""
+
+    generate = "generate"
+    check = "check"
+    verify = "verify"
+    select = "select"
+    evaluate = "evaluate"
+    judge = "judge"
+    score = "score"
+    report = "report"
+
+
+class CacheMode(Choice):
+    read_write = "read_write"
+    read_only = "read_only"
+    off = "off"
+    refresh = "refresh"
+
+
+class PromptVariant(Choice):
+    default = "default"
+    confidence = "confidence"
+
+
+#: Stage names in canonical order; a pipeline lists a subset, which runs in this order.
+STAGE_ORDER = tuple(s.value for s in Stage)
 
 
 class ConfigError(UserError, ValueError):
@@ -31,28 +116,69 @@ def _require(ok: bool, message: str) -> None:
         raise ConfigError(message)
 
 
+@functools.cache
+def _choice_fields(cls: type) -> tuple[tuple[str, type, bool], ...]:
+    """(field name, Choice enum, is a list) for every choice field of a schema dataclass."""
+    out = []
+    for name, hint in typing.get_type_hints(cls).items():
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        is_list = typing.get_origin(hint) in (list, List)
+        inner = args[0] if len(args) == 1 and (is_list or typing.get_origin(hint) is typing.Union) else hint
+        if isinstance(inner, type) and issubclass(inner, Choice):
+            out.append((name, inner, is_list))
+    return tuple(out)
+
+
+def _coerce_choices(obj: Any, section: str) -> None:
+    """Turn the string choices of a directly constructed schema object into their Enum; a ConfigError
+    naming the key for an unknown one (Hydra composition already rejects those in YAML and overrides)."""
+
+    def one(value: Any, enum: type, key: str) -> Any:
+        if value is None or value is MISSING or isinstance(value, enum):
+            return value
+        try:
+            return enum(value)
+        except ValueError:
+            choices = ", ".join(e.value for e in enum)
+            raise ConfigError(f"{section}{key} must be one of {choices}, got {value!r}") from None
+
+    for name, enum, is_list in _choice_fields(type(obj)):
+        value = getattr(obj, name)
+        if is_list:
+            setattr(obj, name, [one(v, enum, name) for v in value])
+        else:
+            setattr(obj, name, one(value, enum, name))
+
+
 @dataclass
 class ReasoningConfig:
     """Thinking-token budget, normalised across providers (see refusalbench.llm.reasoning)."""
 
-    budget_tokens: Optional[int] = None  # None: provider default; 0: thinking off
-    effort: Optional[str] = None  # low | medium | high (OpenAI-style reasoning effort)
-    answer_allowance: int = 1024  # tokens left for the final answer on top of the budget
+    budget_tokens: Optional[int] = None
+    """Thinking tokens: None leaves the provider's default, 0 turns thinking off."""
+    effort: Optional[Effort] = None
+    """OpenAI-style reasoning effort."""
+    answer_allowance: int = 1024
+    """Tokens left for the final answer on top of the budget."""
 
     def __post_init__(self) -> None:
-        _require(self.effort in REASONING_EFFORTS, f"reasoning.effort must be one of low/medium/high or null, got {self.effort!r}")
+        _coerce_choices(self, "reasoning.")
         _require(self.budget_tokens is None or self.budget_tokens >= 0, "reasoning.budget_tokens must be >= 0 or null")
+        _require(self.answer_allowance >= 1, "reasoning.answer_allowance must be >= 1")
 
 
 @dataclass
 class ModelConfig:
     """One model in any role (generator, verifier, evaluated model, judge)."""
 
-    name: str = MISSING  # LiteLLM model string with a pinned version, e.g. openai/gpt-4o-2024-08-06
-    id: str = ""  # short name for tables, run names and directories (defaults to the config name)
-    backend: str = "litellm"  # litellm | embedded | vllm_managed | programmatic | structural
+    name: str = MISSING
+    """LiteLLM model string with a pinned version, e.g. openai/gpt-4o-2024-08-06."""
+    id: str = ""
+    """Short name for tables, run names and directories (default: the last part of `name`)."""
+    backend: Backend = Backend.litellm
     api_base: Optional[str] = None
-    api_key_env: Optional[str] = None  # NAME of the environment variable holding the key
+    api_key_env: Optional[str] = None
+    """NAME of the environment variable holding the key (never the key)."""
     temperature: Optional[float] = None
     top_p: Optional[float] = None
     max_tokens: Optional[int] = None
@@ -61,33 +187,40 @@ class ModelConfig:
     max_concurrency: int = 8
     rpm: Optional[int] = None
     max_retries: int = 6
-    transport: str = "auto"  # auto | litellm | http: how OpenAI-compatible servers are reached (refusalbench.llm.routing)
+    transport: Transport = Transport.auto
+    """How OpenAI-compatible servers are reached (refusalbench.llm.routing)."""
     reasoning: ReasoningConfig = field(default_factory=ReasoningConfig)
-    # embedded (llama.cpp) and local files
-    path: Optional[str] = None  # a GGUF file for backend=embedded (local_gguf)
-    gguf_source: Optional[str] = None  # a pinned wheel source from refusalbench.llm.model_files
+    path: Optional[str] = None
+    """A GGUF file for backend=embedded (local_gguf)."""
+    gguf_source: Optional[str] = None
+    """A pinned wheel source from refusalbench.llm.model_files."""
     context_size: int = 4096
     threads: Optional[int] = None
-    # managed vLLM
     serve_args: List[str] = field(default_factory=list)
+    """Extra flags for a managed `vllm serve`."""
     startup_timeout: float = 600.0
-    extra_params: Dict[str, Any] = field(default_factory=dict)  # extra LiteLLM completion kwargs
-    # fields a config option needs set (YAML `???` cannot override a schema default, so options list them here)
+    extra_params: Dict[str, Any] = field(default_factory=dict)
+    """Extra LiteLLM completion kwargs."""
     required: List[str] = field(default_factory=list)
+    """Fields a config option needs set (YAML `???` cannot override a schema default, so options list them here)."""
 
     def __post_init__(self) -> None:
+        _coerce_choices(self, "model.")
         for key in self.required:
             _require(
                 getattr(self, key, None) not in (None, ""),
                 f"model {self.name!r} needs `{key}` to be set (for the evaluated model: model.{key}=VALUE).",
             )
-        _require(self.backend in BACKENDS, f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
         _require(self.max_concurrency >= 1, "max_concurrency must be >= 1")
         _require(self.timeout > 0, "timeout must be > 0")
+        _require(self.startup_timeout > 0, "startup_timeout must be > 0")
         _require(self.max_retries >= 0, "max_retries must be >= 0")
-        _require(self.transport in ("auto", "litellm", "http"), f"transport must be auto, litellm or http, got {self.transport!r}")
         _require(self.rpm is None or self.rpm > 0, "rpm must be > 0 or null")
         _require(self.max_tokens is None or self.max_tokens > 0, "max_tokens must be > 0 or null")
+        _require(self.temperature is None or self.temperature >= 0, "temperature must be >= 0 or null")
+        _require(self.top_p is None or 0 < self.top_p <= 1, "top_p must be in (0, 1] or null")
+        _require(self.context_size >= 1, "context_size must be >= 1")
+        _require(self.threads is None or self.threads >= 1, "threads must be >= 1 or null")
         if not self.id and self.name != MISSING:
             self.id = self.name.rsplit("/", 1)[-1]
 
@@ -96,13 +229,17 @@ class ModelConfig:
 class DatasetConfig:
     """A source of base questions or a released benchmark (refusalbench.data)."""
 
-    kind: str = MISSING  # nq | nq_base | garage | nq_multi | refusalbench_nq | refusalbench_garage
-    path: Optional[str] = None  # local JSONL/JSON/parquet file (or directory) to load
-    hub_id: Optional[str] = None  # Hugging Face dataset id, used only when path is null
+    kind: DatasetKind = MISSING
+    path: Optional[str] = None
+    """A local JSONL/JSON/parquet file (or directory) to load."""
+    hub_id: Optional[str] = None
+    """Hugging Face dataset id, used only when `path` is null."""
     split: str = "test"
-    n_base: Optional[int] = None  # number of base questions to draw (null: all)
+    n_base: Optional[int] = None
+    """Number of base questions to draw (null: all)."""
     seed: int = 42
-    strict: bool = False  # a bad record is an error instead of a counted skip
+    strict: bool = False
+    """A bad record is an error instead of a counted skip."""
     multi_passage: bool = False
     passages_per_question: int = 10
     max_signal_passages: int = 5
@@ -111,11 +248,16 @@ class DatasetConfig:
     require_answer_in_passage: bool = True
 
     def __post_init__(self) -> None:
+        _coerce_choices(self, "dataset.")
         _require(
-            self.kind not in ("nq", "nq_base") or bool(self.path),
+            self.kind not in (DatasetKind.nq, DatasetKind.nq_base) or bool(self.path),
             f"dataset kind {self.kind!r} needs dataset.path=FILE (a local JSONL/parquet file of NQ questions).",
         )
         _require(self.n_base is None or self.n_base > 0, "dataset.n_base must be > 0 or null")
+        least = 2 if self.kind == DatasetKind.nq_multi else 1
+        _require(self.passages_per_question >= least, f"dataset.passages_per_question must be >= {least}")
+        _require(self.max_signal_passages >= 1, "dataset.max_signal_passages must be >= 1")
+        _require(self.per_domain >= 1, "dataset.per_domain must be >= 1")
 
 
 @dataclass
@@ -123,31 +265,54 @@ class PanelConfig:
     """A panel of generator or verifier models."""
 
     models: Dict[str, ModelConfig] = field(default_factory=dict)
-    lever_assignment: str = "llm_choice"  # generators: llm_choice | round_robin | fixed
+    lever_assignment: LeverAssignment = LeverAssignment.llm_choice
+    """Generators: the model picks the lever (the paper), round robin over the cell's levers, or one fixed lever."""
     fixed_lever: Optional[str] = None
-    consensus: str = "unanimous"  # verifiers: unanimous | majority
-    temperature: Optional[float] = None  # panel-wide override (verifiers: 0)
+    """The lever of lever_assignment=fixed."""
+    consensus: ConsensusMode = ConsensusMode.unanimous
+    """Verifiers: every vote PASS, or more than half of the panel (a tie fails)."""
+    temperature: Optional[float] = None
+    """Panel-wide temperature override (verifiers: 0 when null)."""
+
+    def __post_init__(self) -> None:
+        _coerce_choices(self, "generators/verifiers.")
+        _require(
+            self.lever_assignment != LeverAssignment.fixed or bool(self.fixed_lever),
+            "generators.lever_assignment=fixed needs generators.fixed_lever=NAME (a lever name from the catalogue).",
+        )
+        _require(self.temperature is None or self.temperature >= 0, "a panel temperature must be >= 0 or null")
 
 
 @dataclass
 class JudgeConfig:
     """How responses are labelled: deterministic rules, optionally with an LLM judge."""
 
-    kind: str = "deterministic"  # deterministic | llm
+    kind: JudgeKind = JudgeKind.deterministic
     model: Optional[ModelConfig] = None
-    f1_threshold: float = 0.5  # deterministic answer correctness: token F1 >= threshold
-    correct_score: int = 4  # LLM judge: an answer is correct when its 1-5 score >= this
+    f1_threshold: float = 0.5
+    """Deterministic answer correctness: exact match or token F1 >= threshold."""
+    correct_score: int = 4
+    """LLM judge: an answer is correct when its 1-5 score >= this."""
 
     def __post_init__(self) -> None:
-        _require(self.kind in ("deterministic", "llm"), f"judge.kind must be deterministic or llm, got {self.kind!r}")
-        _require(self.kind != "llm" or self.model is not None, "judge.kind=llm needs judge.model (e.g. judge=claude_sonnet_4)")
-        _require(0.0 <= self.f1_threshold <= 1.0, f"judge.f1_threshold must be between 0 and 1, got {self.f1_threshold}")
+        _coerce_choices(self, "judge.")
+        _require(
+            self.kind != JudgeKind.llm or self.model is not None,
+            "judge.kind=llm needs judge.model (e.g. judge=claude_sonnet_4)",
+        )
+        _require(
+            0.0 <= self.f1_threshold <= 1.0, f"judge.f1_threshold must be between 0 and 1, got {self.f1_threshold}"
+        )
         _require(1 <= self.correct_score <= 5, f"judge.correct_score must be between 1 and 5, got {self.correct_score}")
 
 
 @dataclass
 class PipelineConfig:
-    stages: List[str] = field(default_factory=list)
+    stages: List[Stage] = field(default_factory=list)
+    """The stages to run; they run in canonical order whatever the order given."""
+
+    def __post_init__(self) -> None:
+        _coerce_choices(self, "pipeline.")
 
 
 @dataclass
@@ -161,54 +326,91 @@ class TrackingConfig:
 @dataclass
 class CacheConfig:
     dir: str = "${oc.env:REFUSALBENCH_CACHE,.cache/refusalbench}"
-    mode: str = "read_write"  # read_write | read_only | off | refresh
+    mode: CacheMode = CacheMode.read_write
 
     def __post_init__(self) -> None:
-        _require(self.mode in CACHE_MODES, f"cache.mode must be one of {', '.join(CACHE_MODES)}, got {self.mode!r}")
+        _coerce_choices(self, "cache.")
 
 
 @dataclass
 class GenerateConfig:
-    source: Optional[str] = None  # a base-question table to read instead of loading `dataset`
+    source: Optional[str] = None
+    """A base-question table to read instead of loading `dataset`."""
     max_parse_retries: int = 1
+    """Re-asks after an invalid generator or verifier reply."""
+
+    def __post_init__(self) -> None:
+        _require(self.max_parse_retries >= 0, "generate.max_parse_retries must be >= 0")
 
 
 @dataclass
 class SelectConfig:
-    candidates: Optional[str] = None  # a votes table to read instead of the run directory's
-    per_stratum: int = 22
-    per_generator: int = 400
+    candidates: Optional[str] = None
+    """A votes table to read instead of the run directory's."""
+    per_stratum: int = 5
+    """Candidates drawn per (class, intensity) stratum per generator (the paper: 22)."""
+    per_generator: int = 90
+    """Benchmark items per generator, filled from unused candidates (the paper: 400)."""
     seed: int = 42
     human_sample: int = 180
+    """Rows in the human-validation sheet."""
+
+    def __post_init__(self) -> None:
+        _require(self.per_stratum >= 0, f"select.per_stratum must be >= 0, got {self.per_stratum}")
+        _require(self.per_generator >= 1, f"select.per_generator must be >= 1, got {self.per_generator}")
+        _require(self.human_sample >= 0, f"select.human_sample must be >= 0, got {self.human_sample}")
 
 
 @dataclass
 class EvaluateConfig:
-    benchmark: Optional[str] = None  # a benchmark table to read instead of the run directory's
-    prompt_variant: str = "default"  # default | confidence
-    limit: Optional[int] = None  # evaluate only the first N items (smoke runs)
+    benchmark: Optional[str] = None
+    """A benchmark table to read instead of the run directory's."""
+    prompt_variant: PromptVariant = PromptVariant.default
+    """`confidence` also asks for a stated confidence (calibration metrics)."""
+    limit: Optional[int] = None
+    """Evaluate only the first N items (smoke runs)."""
     replicates: int = 1
+
+    def __post_init__(self) -> None:
+        _coerce_choices(self, "evaluate.")
+        _require(self.limit is None or self.limit >= 1, f"evaluate.limit must be >= 1 or null, got {self.limit}")
+        _require(self.replicates >= 1, f"evaluate.replicates must be >= 1, got {self.replicates}")
 
 
 @dataclass
 class ScoreConfig:
-    predictions: Optional[str] = None  # another tool's predictions (CSV/JSONL/parquet)
-    output: Optional[str] = None  # where to write the metrics JSON (default: run dir)
+    """Scoring inputs and the bootstrap settings (one place for resamples, level and seed)."""
+
+    predictions: Optional[str] = None
+    """Another tool's predictions (CSV/JSONL/parquet)."""
+    output: Optional[str] = None
+    """Where to write the metrics JSON (default: the run directory)."""
     n_resamples: int = 1000
+    """Bootstrap resamples (0: no bootstrap intervals)."""
     confidence_level: float = 0.95
     seed: int = 42
+
+    def __post_init__(self) -> None:
+        _require(self.n_resamples >= 0, f"score.n_resamples must be >= 0, got {self.n_resamples}")
+        _require(
+            0 < self.confidence_level < 1,
+            f"score.confidence_level must be between 0 and 1, got {self.confidence_level}",
+        )
 
 
 @dataclass
 class ReportConfig:
-    sweep_dir: Optional[str] = None  # collect every job under this directory into one report
+    sweep_dir: Optional[str] = None
+    """Collect every job under this directory into one report."""
     paper_numbers: bool = True
 
 
 @dataclass
 class RunConfig:
-    dry_run: bool = False  # count calls, tokens and cost; call no model
-    preflight: bool = True  # check keys, endpoints, parameters and input files before anything runs
+    dry_run: bool = False
+    """Count calls and estimate tokens and cost; run no stage and call no model."""
+    preflight: bool = True
+    """Check keys, endpoints, parameters and input files of every model of the run before anything runs."""
 
 
 @dataclass
@@ -219,6 +421,7 @@ class RefusalBenchConfig:
     model: ModelConfig = field(default_factory=ModelConfig)
     judge: JudgeConfig = field(default_factory=JudgeConfig)
     reasoning: ReasoningConfig = field(default_factory=ReasoningConfig)
+    """The evaluated model's reasoning budget (the `reasoning` group; `model.reasoning` is the same setting)."""
     pipeline: PipelineConfig = field(default_factory=PipelineConfig)
     tracking: TrackingConfig = field(default_factory=TrackingConfig)
     cache: CacheConfig = field(default_factory=CacheConfig)
@@ -228,9 +431,49 @@ class RefusalBenchConfig:
     score: ScoreConfig = field(default_factory=ScoreConfig)
     report: ReportConfig = field(default_factory=ReportConfig)
     run: RunConfig = field(default_factory=RunConfig)
-    levers_extra: List[str] = field(default_factory=list)  # extra lever-catalogue YAML files
-    name: str = "default"  # names the sweep directory multirun/<name>/ (a re-run resumes it)
+    levers_extra: List[str] = field(default_factory=list)
+    """Extra lever-catalogue YAML files."""
+    name: str = "default"
+    """Names the sweep directory multirun/<name>/ (a re-run resumes it)."""
     seed: int = 42
+
+    def __post_init__(self) -> None:
+        self._check_panels()
+        self._reconcile_reasoning()
+
+    def _check_panels(self) -> None:
+        stages = set(self.pipeline.stages)
+        bad = [k for k, m in self.generators.models.items() if m.backend == Backend.structural]
+        _require(
+            not bad, f"generator(s) {bad} use backend 'structural', which only verifies; use an LLM or 'programmatic'."
+        )
+        bad = [k for k, m in self.verifiers.models.items() if m.backend == Backend.programmatic]
+        _require(
+            not bad, f"verifier(s) {bad} use backend 'programmatic', which only generates; use an LLM or 'structural'."
+        )
+        _require(
+            Stage.generate not in stages or bool(self.generators.models),
+            "the generators panel has no models; choose one, e.g. generators=paper or generators=programmatic.",
+        )
+        _require(
+            Stage.verify not in stages or bool(self.verifiers.models),
+            "the verifiers panel has no models; choose one, e.g. verifiers=paper or verifiers=structural.",
+        )
+
+    def _reconcile_reasoning(self) -> None:
+        """`model.reasoning` and the `reasoning` group are one setting: whichever is set wins; both set
+        differently is an error (never a silent replacement)."""
+        default = ReasoningConfig()
+        own, run = self.model.reasoning, self.reasoning
+        if own != default and run != default and own != run:
+            raise ConfigError(
+                f"model.reasoning ({dataclasses.asdict(own)}) and reasoning ({dataclasses.asdict(run)}) "
+                "disagree; set the evaluated model's reasoning budget in one place (reasoning=... or "
+                "reasoning.budget_tokens=N)."
+            )
+        if own != default:
+            self.reasoning = own
+        self.model.reasoning = self.reasoning
 
 
 def safe_dirname(text: str, limit: int = 120) -> str:

@@ -44,7 +44,7 @@ class RunContext:
         if self._llm is None:
             from refusalbench.llm import LLMLayer
 
-            self._llm = LLMLayer(self.cfg.cache, run_dir=self.run_dir, dry_run=self.cfg.run.dry_run)
+            self._llm = LLMLayer(self.cfg.cache, run_dir=self.run_dir)
         return self._llm
 
     def close(self) -> None:

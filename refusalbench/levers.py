@@ -1,4 +1,4 @@
-"""The perturbation lever catalogue: load, validate and query `levers/*.yaml` (spec A.1-A.5).
+"""The perturbation lever catalogue: load, validate and query `levers/*.yaml`.
 
 The base catalogue is one YAML file per uncertainty class in `levers/`; users may add levers with
 extra files of the same format (config key `levers_extra`). The format is described in
@@ -25,7 +25,6 @@ log = logging.getLogger(__name__)
 
 ILLUSTRATION_KEYS: tuple[str, ...] = ("query", "context", "answer")
 LEVER_KEYS: frozenset[str] = frozenset({"name", "instruction", "illustration", "programmatic"})
-TARGET_KEYS: tuple[str, ...] = ("single_passage", "multi_passage")
 HEADER_KEYS: tuple[str, ...] = ("code", "targets", "garage_strategy", "intensity_criteria")
 FILE_KEYS: frozenset[str] = frozenset({"class", "levers", *HEADER_KEYS})
 
@@ -112,7 +111,7 @@ class Catalogue:
         return self._headers[taxonomy.check_class(cls)].garage_strategy
 
     def target(self, cls: str, multi_passage: bool = False) -> str:
-        """What the class may modify (spec A.3), for single- or multi-passage data."""
+        """What the class may modify, for single- or multi-passage data."""
         targets = self._headers[taxonomy.check_class(cls)].targets
         return targets["multi_passage" if multi_passage else "single_passage"]
 

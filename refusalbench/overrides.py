@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import enum
 import typing
 from pathlib import Path
 from typing import Any, Optional
@@ -85,6 +86,11 @@ def value_problem(key: str, value: Any, tp: Any) -> Optional[str]:
         return None if optional else f"'{key}' cannot be null"
     if isinstance(value, str) and "${" in value:
         return None  # an interpolation, resolved later
+    if isinstance(base, type) and issubclass(base, enum.Enum):
+        choices = [str(m.value) for m in base]
+        if str(value) in choices:
+            return None
+        return f"'{key}' must be one of {', '.join(choices)}, got {value!r}{_suggest(str(value), choices)}"
     expected = {int: "an integer", float: "a number", bool: "true or false"}.get(base)
     if expected is None:
         return None

@@ -72,7 +72,7 @@ def models_in_run(cfg: RefusalBenchConfig) -> list[ModelUse]:
 
 def check_role(use: ModelUse) -> list[str]:
     """A rule-based backend only fits the panel it was made for."""
-    backend = use.cfg.backend
+    backend = str(use.cfg.backend)
     allowed = {"programmatic": "generator", "structural": "verifier"}.get(backend)
     if allowed is None or allowed == use.role:
         return []

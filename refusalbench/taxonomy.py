@@ -45,7 +45,7 @@ CLASS_TO_CODE: Final[dict[str, str]] = {
 }
 CODE_TO_CLASS: Final[dict[str, str]] = {code: cls for cls, code in CLASS_TO_CODE.items()}
 
-#: The paper's short code names (spec B.1) -> the long codes the evaluation prompt lists.
+#: The paper's short code names -> the long codes the evaluation prompt lists.
 SHORT_CODES: Final[dict[str, str]] = {
     "REFUSE_AMBIGUOUS": "REFUSE_AMBIGUOUS_QUERY",
     "REFUSE_CONTRADICTORY": "REFUSE_CONTRADICTORY_CONTEXT",
@@ -67,7 +67,7 @@ TRUNCATED: Final = "truncated"
 UNSCORED: Final = "unscored"
 PREDICTION_LABELS: Final[tuple[str, ...]] = (ANSWER_ATTEMPT, *REFUSAL_CODES, TRUNCATED, UNSCORED)
 
-#: What each class modifies (spec A.3): single-passage (NQ) and multi-passage (GaRAGe) data.
+#: What each class modifies: single-passage (NQ) and multi-passage (GaRAGe) data.
 TARGETS_SINGLE: Final[dict[str, str]] = {
     AMBIGUITY: "Query<->Context",
     CONTRADICTION: "Context",
@@ -124,7 +124,3 @@ def cells() -> list[tuple[str, str]]:
     """The 18 (class, intensity) strata in the method's canonical order."""
     return [(c, i) for c in CLASSES for i in INTENSITIES]
 
-
-def is_refusal(label: str) -> bool:
-    """True for the seven refusal codes (not for truncated/unscored/answer_attempt)."""
-    return label in REFUSAL_CODES

@@ -13,6 +13,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+pytestmark = pytest.mark.integration  # subprocess runs of the CLI
+
 
 def run_cli(tmp_path: Path, *overrides: str, timeout: int = 600) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "refusalbench", f"hydra.run.dir={tmp_path / 'run'}", f"cache.dir={tmp_path / 'cache'}",

@@ -13,6 +13,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "stages"))
 import rb_eval_helpers as h  # noqa: E402
 
+pytestmark = pytest.mark.integration  # subprocess runs of the CLI
+
 pytest.importorskip("hydra_plugins.hydra_joblib_launcher")
 
 FAKE_KEY = "sk-sweep-FAKE-0123456789abcdefABCDEF"

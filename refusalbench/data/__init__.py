@@ -4,8 +4,8 @@
 
 - ``nq`` / ``nq_base`` — NaturalQuestions, single passage (NQ-open oracle or base format);
 - ``nq_multi`` — multi-passage NQ (gold passage + distractors from other questions);
-- ``garage`` — GaRAGe, curated to exactly ``passages_per_question`` passages (spec D.1);
-- ``refusalbench_nq`` / ``refusalbench_garage`` — a released (or written) benchmark (spec F.4).
+- ``garage`` — GaRAGe, curated to exactly ``passages_per_question`` passages;
+- ``refusalbench_nq`` / ``refusalbench_garage`` — a released (or written) benchmark.
 
 Local files are read through the `datasets` library and always work offline; a hub id is used
 only when ``dataset.path`` is unset.

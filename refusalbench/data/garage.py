@@ -1,4 +1,4 @@
-"""GaRAGe multi-passage source, curated as in the paper (spec D.1).
+"""GaRAGe multi-passage source, curated as in the paper.
 
 1. Structure: ``question``, ``grounding`` (list of objects) and per-passage ``evidence_correct``,
    ``evidence_cited``, ``evidence_relevant`` lists of the same length; else a bad record.
@@ -25,7 +25,7 @@ import pandas as pd
 from refusalbench.config import DatasetConfig
 from refusalbench.data.loader import load_records
 from refusalbench.data.nq import sample
-from refusalbench.data.records import DataError, LoadResult, RecordError, content_id, finish, record_json, text
+from refusalbench.data.records import LoadResult, RecordError, content_id, finish, record_json, text
 
 log = logging.getLogger(__name__)
 
@@ -134,9 +134,7 @@ def _row(record: dict, keep: list[int], n: int) -> dict:
 
 def load_garage(cfg: DatasetConfig) -> LoadResult:
     """The curated GaRAGe base table (multi-passage columns of base.parquet)."""
-    n, max_signal = cfg.passages_per_question, cfg.max_signal_passages
-    if n < 1 or max_signal < 1 or cfg.per_domain < 1:
-        raise DataError("dataset.passages_per_question, dataset.max_signal_passages and dataset.per_domain must be >= 1.")
+    n, max_signal = cfg.passages_per_question, cfg.max_signal_passages  # >= 1: checked by the config schema
     records, skips = load_records(cfg)
     pools: dict[str, list[dict]] = {}
     ineligible = 0

@@ -48,9 +48,7 @@ def _draw(rng: random.Random, pool: list[NQItem], item: NQItem, k: int) -> list[
 
 def load_nq_multi(cfg: DatasetConfig) -> LoadResult:
     """The multi-passage base table (exactly ``passages_per_question`` passages per question)."""
-    n = cfg.passages_per_question
-    if n < 2:
-        raise DataError(f"dataset.passages_per_question must be at least 2 for multi-passage NQ, got {n}.")
+    n = cfg.passages_per_question  # >= 2: checked by the config schema
     sel = select(cfg)
     # one copy of each distinct passage is a possible distractor
     distinct: dict[str, NQItem] = {}

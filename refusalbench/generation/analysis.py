@@ -1,4 +1,4 @@
-"""Generator-verifier analysis (spec E.8), computed from the real votes.
+"""Generator-verifier analysis (pass-rate matrix, self vs cross bias, agreement), computed from the real votes.
 
 Tables: the pass-rate matrix (generator x verifier), self- vs cross-verification bias per
 generator, verifier bias, pairwise verifier agreement with Cohen's kappa plus Fleiss' kappa for

@@ -1,4 +1,4 @@
-"""Deterministic checks of a generated candidate, run before any verifier is paid (spec A.3, H.2).
+"""Deterministic checks of a generated candidate, run before any verifier is paid.
 
 A candidate passes when the perturbation changed something, only the class's target was
 modified, a MEDIUM/HIGH MissingInfo item keeps no original answer string in its context, and
@@ -7,23 +7,14 @@ the lever is in the catalogue cell. Every failed rule is reported, joined by "; 
 
 from __future__ import annotations
 
-import math
 import re
-from typing import Any, Callable, Mapping, Optional
+from typing import Callable, Mapping, Optional
 
 from refusalbench import taxonomy as tx
 from refusalbench.generation.multipassage import NOISE, SIGNAL, edited_labels
+from refusalbench.rows import as_list, is_missing
 
 LeverKnown = Callable[[str, str, str], bool]
-
-
-def as_list(value: Any) -> Optional[list]:
-    """A list from a table cell (parquet gives numpy arrays); None for a missing cell."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    if isinstance(value, str):
-        return [value]
-    return list(value)
 
 
 def surviving_answers(answers: Optional[list], texts: list[str]) -> list[str]:
@@ -63,9 +54,9 @@ def _single(row: Mapping, cls: str, reasons: list[str]) -> list[str]:
 
 def _multi(row: Mapping, cls: str, reasons: list[str]) -> list[str]:
     original, perturbed = as_list(row["original_passages"]), as_list(row.get("perturbed_passages"))
-    if perturbed is None or len(perturbed) != len(original):
+    if len(perturbed) != len(original):
         reasons.append("the perturbed passage list does not match the original passage count")
-        return perturbed or []
+        return perturbed
     labels, unlabelled = edited_labels(original, perturbed, as_list(row["signal_indices"]), as_list(row["noise_indices"]))
     signal = [lab for lab in labels if lab.startswith(SIGNAL)]
     noise = [lab for lab in labels if lab.startswith(NOISE)]
@@ -104,7 +95,7 @@ def check_candidate(row: Mapping, lever_known: Optional[LeverKnown] = None) -> t
     reasons: list[str] = []
     if not str(row.get("perturbed_query") or "").strip():
         reasons.append("the perturbed query is empty")
-    multi = as_list(row.get("original_passages")) is not None
+    multi = not is_missing(row.get("original_passages"))
     texts = _multi(row, cls, reasons) if multi else _single(row, cls, reasons)
     if cls == tx.MISSING_INFO and intensity in (tx.MEDIUM, tx.HIGH):
         left = surviving_answers(as_list(row.get("original_answers")), [str(t) for t in texts])

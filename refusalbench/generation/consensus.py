@@ -1,4 +1,4 @@
-"""Verifier-panel consensus (spec D.4, with the defects of H.2 #19 fixed).
+"""Verifier-panel consensus (the paper's unanimity rule; a parse failure never counts as a vote).
 
 `unanimous`: every verifier of the panel gave a valid (parsed) vote and every vote is PASS.
 `majority`: PASS votes are more than half of ALL panel verifiers (not of the parsed ones), so
@@ -12,10 +12,9 @@ from typing import Iterable
 
 import pandas as pd
 
-from refusalbench.errors import UserError
+from refusalbench.config import ConsensusMode
 
 PASS, FAIL, UNSCORED = "PASS", "FAIL", "UNSCORED"
-MODES = ("unanimous", "majority")
 
 
 @dataclass(frozen=True)
@@ -26,18 +25,12 @@ class Consensus:
     n_verifiers: int
 
 
-def check_mode(mode: str) -> str:
-    if mode not in MODES:
-        raise UserError(f"verifiers.consensus must be one of {', '.join(MODES)}, got {mode!r}.")
-    return mode
-
-
 def decide(verdicts: Iterable[str], n_verifiers: int, mode: str = "unanimous") -> Consensus:
     """Consensus over one candidate's verdicts; missing votes count as not valid."""
     verdicts = list(verdicts)
     n_pass = sum(v == PASS for v in verdicts)
     n_valid = sum(v in (PASS, FAIL) for v in verdicts)
-    if check_mode(mode) == "unanimous":
+    if ConsensusMode(mode) == ConsensusMode.unanimous:  # ValueError for a mode the schema does not know
         passed = n_verifiers > 0 and n_valid == n_verifiers and n_pass == n_verifiers
     else:
         passed = n_verifiers > 0 and 2 * n_pass > n_verifiers

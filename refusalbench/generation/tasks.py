@@ -9,19 +9,26 @@ Lever assignment (`generators.lever_assignment`):
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import logging
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Callable, Optional, Sequence
 
+import pandas as pd
+
 from refusalbench import taxonomy as tx
+from refusalbench.config import Backend, LeverAssignment, PanelConfig
 from refusalbench.errors import UserError
-from refusalbench.generation.checks import as_list
 from refusalbench.generation.ids import candidate_id, seed_for
 from refusalbench.generation.multipassage import NOISE, SIGNAL, displayed
+from refusalbench.rows import as_list, is_multi_passage_table, plain_row
 
 log = logging.getLogger(__name__)
 
-MODES = ("llm_choice", "round_robin", "fixed")
+PROGRAMMATIC = Backend.programmatic.value
+OUTPUT_TOKENS_OVERHEAD = 300  # output-token guess: reasoning + JSON keys on top of the rewritten text
 
 
 @dataclass
@@ -38,14 +45,10 @@ class Task:
 
 
 def check_assignment(mode: str, fixed_lever: Optional[str], catalogue) -> list[tuple[str, str]]:
-    """The cells to generate for this assignment mode; a UserError for a bad mode or fixed lever."""
-    if mode not in MODES:
-        raise UserError(f"generators.lever_assignment must be one of {', '.join(MODES)}, got {mode!r}.")
+    """The cells to generate for this assignment mode; a UserError when the fixed lever is in no cell."""
     cells = tx.cells()
-    if mode != "fixed":
+    if mode != LeverAssignment.fixed:
         return cells
-    if not fixed_lever:
-        raise UserError("generators.lever_assignment=fixed needs generators.fixed_lever=NAME (a lever name from the catalogue).")
     held = [(c, i) for c, i in cells if fixed_lever in catalogue.names(c, i)]
     if not held:
         raise UserError(f"generators.fixed_lever {fixed_lever!r} is not a lever of any (class, intensity) cell of the "
@@ -68,7 +71,7 @@ def run_catalogue(cfg):
     if any(m.backend == "programmatic" for m in cfg.generators.models.values()):
         try:
             from refusalbench.perturb import PROGRAMMATIC_LEVERS_FILES
-        except ImportError:  # the generate stage reports the missing generator
+        except ImportError:  # a substituted generator without lever files of its own
             PROGRAMMATIC_LEVERS_FILES = ()
         extra += [str(p) for p in PROGRAMMATIC_LEVERS_FILES if str(p) not in extra]
     return load_catalogue(extra_files=extra)
@@ -119,7 +122,7 @@ def build_tasks(
 
 
 def _answers(base: dict, multi: bool) -> list[str]:
-    answers = [str(a) for a in as_list(base.get("answers")) or [] if str(a).strip()]
+    answers = [str(a) for a in as_list(base.get("answers")) if str(a).strip()]
     ref = base.get("reference_answer")
     if multi and isinstance(ref, str) and ref.strip():
         return [ref]
@@ -143,7 +146,7 @@ def prompt_variables(task: Task, catalogue, multi: bool, levers: Optional[list] 
     if multi:
         passages = [str(p) for p in as_list(base["passages"])]
         out["signal_passages"] = [p["text"] for p in displayed(passages, as_list(base["signal_indices"]), SIGNAL)]
-        out["noise_passages"] = [p["text"] for p in displayed(passages, as_list(base["noise_indices"]) or [], NOISE)]
+        out["noise_passages"] = [p["text"] for p in displayed(passages, as_list(base["noise_indices"]), NOISE)]
         out["garage_strategy"] = catalogue.garage_strategy(cls)
     else:
         out["original_context"] = str(base["context"])
@@ -156,3 +159,64 @@ def generator_template(multi: bool) -> str:
 
 def verifier_template(multi: bool) -> str:
     return "verifier_garage" if multi else "verifier_nq"
+
+
+# --- the generator prompt and the task list of a run ------------------------------------------------
+
+
+def prompt_version(model_cfg, multi: bool, catalogue) -> str:
+    """The generator's prompt version (part of every candidate id): template or programmatic, plus the catalogue."""
+    levers = f"+levers:{catalogue.content_hash[:8]}"
+    if model_cfg.backend == PROGRAMMATIC:
+        return PROGRAMMATIC + levers
+    from refusalbench.prompts import template_version
+
+    return template_version(generator_template(multi)) + levers
+
+
+def expected_output_tokens(base: dict, multi: bool, model_cfg) -> int:
+    """Output-token guess for one generator reply: the rewritten text plus overhead, capped by max_tokens."""
+    if multi:
+        passages = as_list(base["passages"])
+        text = " ".join(str(passages[i]) for i in as_list(base["signal_indices"]))
+    else:
+        text = str(base["context"])
+    guess = (len(text) + len(str(base["query"]))) // 4 + OUTPUT_TOKENS_OVERHEAD
+    return min(guess, model_cfg.max_tokens) if model_cfg.max_tokens else guess
+
+
+def generation_model(model_cfg, panel: PanelConfig):
+    """The generator's settings with the panel's temperature override (the layer handles top_p clashes)."""
+    if panel.temperature is None:
+        return model_cfg
+    return dataclasses.replace(model_cfg, temperature=panel.temperature)
+
+
+def perturb_module() -> ModuleType:
+    """The programmatic generator (looked up through sys.modules, so tests can substitute it)."""
+    return importlib.import_module("refusalbench.perturb")
+
+
+def programmatic_levers(panel: PanelConfig, catalogue, multi: bool) -> dict[str, Callable[[str, str], list[str]]]:
+    """Per programmatic generator of the panel: the levers of a cell it implements (what round robin cycles)."""
+    keys = [k for k, m in panel.models.items() if m.backend == PROGRAMMATIC]
+    if not keys:
+        return {}
+    perturb = perturb_module()
+
+    def implemented(cls: str, intensity: str) -> list[str]:
+        known = catalogue.names(cls, intensity)
+        return [n for n in perturb.implemented_levers(cls, intensity, multi) if n in known]
+
+    return {k: implemented for k in keys}
+
+
+def generation_tasks(cfg, base: pd.DataFrame, catalogue) -> tuple[list[Task], bool]:
+    """Every generation task of the run for the base table, and whether the data is multi-passage."""
+    panel = cfg.generators
+    multi = is_multi_passage_table(base)
+    rows = [plain_row(r) for r in base.to_dict(orient="records")]
+    versions = {k: prompt_version(m, multi, catalogue) for k, m in panel.models.items()}
+    tasks = build_tasks(rows, versions, catalogue, panel.lever_assignment, panel.fixed_lever, cfg.seed,
+                        programmatic_levers(panel, catalogue, multi))
+    return tasks, multi

@@ -12,11 +12,11 @@ single-passage ``quality_score`` (1–5, or null when no references apply), mult
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
+from refusalbench.json_reply import ParseError, extract_json
 from refusalbench.judging.rules import find_codes
 from refusalbench.taxonomy import ANSWER_ATTEMPT
 
@@ -30,7 +30,6 @@ REASK = (
     "ask for, with no other text."
 )
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _ALIASES = {"score": "quality_score", "quality": "quality_score", "reason": "explanation",
             "label": "classification", "factuality": "factuality_all", "raf": "factuality_relevant"}
 
@@ -50,20 +49,11 @@ class Verdict:
 
 
 def extract_json_object(text: str) -> dict:
-    """The first JSON object in `text`, tolerating code fences and prose before or after it."""
-    if not text or not text.strip():
-        raise VerdictError("empty judge reply")
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-    decoder = json.JSONDecoder()
-    for chunk in candidates:
-        for start in [i for i, ch in enumerate(chunk) if ch == "{"]:
-            try:
-                obj, _ = decoder.raw_decode(chunk[start:])
-            except json.JSONDecodeError:
-                continue
-            if isinstance(obj, dict):
-                return obj
-    raise VerdictError("no JSON object in judge reply")
+    """The JSON object in the judge's reply (fenced, bare, after prose or a reasoning trace)."""
+    try:
+        return extract_json(text)
+    except ParseError as exc:
+        raise VerdictError(str(exc)) from None
 
 
 def _normalise_keys(obj: dict) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Pipeline stages. Each module `refusalbench.stages.<name>` exposes `run(ctx: RunContext) -> None`.
 
 A stage reads the previous stage's table from the run directory (or a path given in config) and
-writes its own, so any stage can be re-run alone on stored outputs.
+writes its own, so any stage can be re-run alone on stored outputs. No stage imports another: what
+two stages share lives below them (generation/, judging/, refusalbench.evaluation, refusalbench.rows).
 """
 
 from __future__ import annotations
@@ -9,23 +10,11 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from refusalbench.errors import UserError
+from refusalbench.config import STAGE_ORDER
 
-#: Canonical order; a pipeline config lists a subset, which runs in this order.
-STAGE_ORDER = ("generate", "check", "verify", "select", "evaluate", "judge", "score", "report")
-
-
-class StageNotBuilt(UserError):
-    """A configured stage whose implementation is not part of this version."""
+__all__ = ["STAGE_ORDER", "load_stage"]
 
 
 def load_stage(name: str) -> ModuleType:
-    """Import the module of stage `name`; a StageNotBuilt error if it does not exist."""
-    if name not in STAGE_ORDER:
-        raise UserError(f"Unknown pipeline stage {name!r}; known stages: {', '.join(STAGE_ORDER)}.")
-    try:
-        return importlib.import_module(f"refusalbench.stages.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"refusalbench.stages.{name}":
-            raise StageNotBuilt(f"The {name!r} stage is not built yet in this version of RefusalBench.") from exc
-        raise
+    """The module of stage `name` (one of STAGE_ORDER; the config schema admits no other)."""
+    return importlib.import_module(f"refusalbench.stages.{name}")

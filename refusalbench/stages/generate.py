@@ -8,19 +8,15 @@ Programmatic generators call `refusalbench.perturb.generate_programmatic`. The e
 is computed by the rule (taxonomy.ground_truth); the model's echo is kept in
 `model_expected_echo` and `expected_echo_disagrees`. Resumable: finished candidates (ok, or a
 recorded invalid reply) are kept, only missing ones and call failures are redone, and the table
-is rewritten after every chunk. With `run.dry_run` it writes `estimate.json` and raises
-`DryRunComplete` instead of calling any model.
+is rewritten after every chunk.
 """
 
 from __future__ import annotations
 
-import importlib
-
-import dataclasses
 import functools
 import inspect
 import logging
-from typing import Any, Optional
+from typing import Optional
 
 import pandas as pd
 
@@ -28,79 +24,28 @@ from refusalbench import taxonomy as tx
 from refusalbench.context import RunContext
 from refusalbench.errors import UserError
 from refusalbench.generation.asking import CALL, PARSE, Answer, Ask, ask_json
-from refusalbench.generation.checks import as_list
+from refusalbench.generation.base_table import load_base_table
 from refusalbench.generation.fatal import FIRST_BATCH, batches, fatal_error, stop_stage
 from refusalbench.generation.ids import seed_for
 from refusalbench.generation.multipassage import EditError, apply_edits, label_map
 from refusalbench.generation.parsing import ParseError, match_lever, parse_generation_multi, parse_generation_single
-from refusalbench.generation.tasks import Task, build_tasks, generator_template, prompt_variables, run_catalogue
-from refusalbench.stages import StageNotBuilt
+from refusalbench.generation.tasks import (
+    PROGRAMMATIC,
+    Task,
+    expected_output_tokens,
+    generation_model,
+    generation_tasks,
+    generator_template,
+    perturb_module,
+    prompt_variables,
+    run_catalogue,
+)
+from refusalbench.rows import as_list, plain, plain_row
 
 log = logging.getLogger(__name__)
 
 CHUNK = 256  # tasks per layer batch; the table is rewritten after each
-OUTPUT_TOKENS_OVERHEAD = 300  # dry-run guess: reasoning + JSON keys on top of the rewritten text
-PROGRAMMATIC = "programmatic"
 NOT_APPLICABLE = "not_applicable"  # failure kind: no programmatic lever applies to the item
-
-
-def plain(value: Any) -> Any:
-    """numpy arrays/scalars from parquet → python lists/scalars."""
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    return value
-
-
-def load_base_table(ctx: RunContext) -> pd.DataFrame:
-    """The base questions (generate.source, else the configured dataset); written as base.parquet."""
-    cfg = ctx.cfg
-    if cfg.generate.source:
-        df = ctx.read_table("base", override=cfg.generate.source)
-    else:
-        from refusalbench.data import load_base
-
-        result = load_base(cfg.dataset)
-        df = result.table
-        if result.skipped:
-            log.warning("base: %d record(s) skipped: %s", result.skipped, "; ".join(result.reasons[:3]))
-    multi = "passages" in df.columns
-    need = ["source_id", "query", "answers"] + (["passages", "signal_indices", "noise_indices"] if multi else ["context"])
-    missing = [c for c in need if c not in df.columns]
-    if missing:
-        raise UserError(f"The base-question table lacks the column(s) {', '.join(missing)}; expected the base.parquet schema.")
-    if df.empty:
-        raise UserError("The base-question table is empty; nothing to generate.")
-    df = df.assign(source_id=df["source_id"].astype(str))
-    if df["source_id"].duplicated().any():
-        raise UserError(f"The base-question table repeats source_id {df.loc[df['source_id'].duplicated(), 'source_id'].iloc[0]!r}; ids must be unique.")
-    ctx.write_table("base", df)
-    return df
-
-
-def prompt_version(model_cfg, multi: bool, catalogue) -> str:
-    levers = f"+levers:{catalogue.content_hash[:8]}"
-    if model_cfg.backend == PROGRAMMATIC:
-        return PROGRAMMATIC + levers
-    from refusalbench.prompts import template_version
-
-    return template_version(generator_template(multi)) + levers
-
-
-def expected_output_tokens(base: dict, multi: bool, model_cfg) -> int:
-    if multi:
-        passages = as_list(base["passages"])
-        text = " ".join(str(passages[i]) for i in as_list(base["signal_indices"]))
-    else:
-        text = str(base["context"])
-    guess = (len(text) + len(str(base["query"]))) // 4 + OUTPUT_TOKENS_OVERHEAD
-    return min(guess, model_cfg.max_tokens) if model_cfg.max_tokens else guess
-
-
-def generation_model(model_cfg, panel):
-    """The generator's settings with the panel's temperature override (the layer handles top_p clashes)."""
-    if panel.temperature is None:
-        return model_cfg
-    return dataclasses.replace(model_cfg, temperature=panel.temperature)
 
 
 # --- turning a reply into candidate fields -----------------------------------------------------
@@ -113,7 +58,7 @@ def _finish(parsed: dict, task: Task, multi: bool) -> dict:
         base = task.base
         try:
             passages, edited = apply_edits(as_list(base["passages"]), as_list(base["signal_indices"]),
-                                           as_list(base["noise_indices"]) or [], out.pop("passage_edits"))
+                                           as_list(base["noise_indices"]), out.pop("passage_edits"))
         except EditError as exc:
             raise ParseError(f"Invalid output: {exc}.") from None
         out["perturbed_passages"], out["edited_passages"] = passages, edited
@@ -152,7 +97,7 @@ def _programmatic_fields(out: dict, task: Task, multi: bool, allowed: list[str])
 
 
 def _labels(task: Task) -> dict[str, int]:
-    return label_map(as_list(task.base["signal_indices"]), as_list(task.base["noise_indices"]) or [])
+    return label_map(as_list(task.base["signal_indices"]), as_list(task.base["noise_indices"]))
 
 
 def record(task: Task, model_cfg, mode: str, multi: bool, fields: Optional[dict], error: Optional[str],
@@ -168,7 +113,7 @@ def record(task: Task, model_cfg, mode: str, multi: bool, fields: Optional[dict]
         "generator": task.generator, "generator_model_id": model_cfg.id, "generator_model_full": model_cfg.name,
         "generator_backend": model_cfg.backend, "lever_assignment": mode, "lever_assigned": task.lever_assigned,
         "lever_selected": fields.get("lever_selected"),
-        "original_query": str(base["query"]), "original_answers": [str(a) for a in as_list(base["answers"]) or []],
+        "original_query": str(base["query"]), "original_answers": [str(a) for a in as_list(base["answers"])],
         "perturbed_query": fields.get("perturbed_query"), "perturbed_context": fields.get("perturbed_context"),
         "implementation_reasoning": fields.get("implementation_reasoning"),
         "intensity_achieved": fields.get("intensity_achieved"),
@@ -182,7 +127,7 @@ def record(task: Task, model_cfg, mode: str, multi: bool, fields: Optional[dict]
         row.update(original_context="\n\n".join(passages), original_passages=passages,
                    perturbed_passages=fields.get("perturbed_passages"), edited_passages=fields.get("edited_passages"),
                    signal_indices=[int(i) for i in as_list(base["signal_indices"])],
-                   noise_indices=[int(i) for i in as_list(base["noise_indices"]) or []],
+                   noise_indices=[int(i) for i in as_list(base["noise_indices"])],
                    relevant=plain(base.get("relevant")), reference_answer=base.get("reference_answer"),
                    domain=base.get("domain"))
     else:
@@ -208,23 +153,13 @@ def _run_llm(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bo
     return [record(t, model_cfg, mode, multi, a.value, a.error, a.failure_kind, a.usage("gen_")) for t, a in zip(tasks, answers)]
 
 
-def _perturb_module():
-    try:
-        perturb = importlib.import_module("refusalbench.perturb")  # sys.modules lookup, so tests can substitute it
-        perturb.generate_programmatic  # noqa: B018 - fail here when the function is missing
-    except (ImportError, AttributeError) as exc:
-        raise StageNotBuilt("The programmatic generator (refusalbench.perturb.generate_programmatic) is not built in "
-                            "this version; use an LLM generator panel (e.g. generators=openai_compatible).") from exc
-    return perturb
-
-
 def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool) -> dict:
     """Call with the assigned lever; when it does not apply to this item, let the generator choose (seeded)."""
     params = inspect.signature(fn).parameters
     kwargs = {"catalogue": catalogue, "multi_passage": multi}
     if pool is not None and "pool" in params:
         kwargs["pool"] = pool
-    row = {k: plain(v) for k, v in t.base.items()}
+    row = plain_row(t.base)
     if t.lever_assigned and "lever" in params:
         try:
             return fn(row, t.perturbation_class, t.intensity, seed=seed, lever=t.lever_assigned, **kwargs)
@@ -234,7 +169,7 @@ def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool) -> 
 
 
 def _run_programmatic(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bool, mode: str, pool=None) -> list[dict]:
-    fn = _perturb_module().generate_programmatic
+    fn = perturb_module().generate_programmatic
     rows = []
     for t in tasks:
         seed = seed_for(ctx.cfg.seed, t.candidate_id) % (2**31)
@@ -251,20 +186,6 @@ def _run_programmatic(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, 
     return rows
 
 
-def _programmatic_setup(panel, base: pd.DataFrame, catalogue, multi: bool):
-    """(round-robin lever lists per programmatic generator, distractor pool) — empty when there is none."""
-    keys = [k for k, m in panel.models.items() if m.backend == PROGRAMMATIC]
-    if not keys:
-        return {}, None
-    perturb = _perturb_module()
-
-    def implemented(cls: str, intensity: str) -> list[str]:
-        known = catalogue.names(cls, intensity)
-        return [n for n in perturb.implemented_levers(cls, intensity, multi) if n in known]
-
-    return {k: implemented for k in keys}, perturb.DistractorPool.from_base(base)
-
-
 def _existing(ctx: RunContext, wanted: set[str]) -> dict[str, dict]:
     """Finished rows of a previous run (call failures are redone); rows of other tasks are dropped."""
     if not ctx.has_table("candidates"):
@@ -273,7 +194,7 @@ def _existing(ctx: RunContext, wanted: set[str]) -> dict[str, dict]:
     keep = old[old["candidate_id"].isin(wanted) & (old["generation_ok"] | (old["generation_failure_kind"] != CALL))]
     if len(keep) < len(old):
         log.info("generate: %d earlier row(s) will be redone or no longer match the config", len(old) - len(keep))
-    return {r["candidate_id"]: {k: plain(v) for k, v in r.items()} for r in keep.to_dict(orient="records")}
+    return {r["candidate_id"]: plain_row(r) for r in keep.to_dict(orient="records")}
 
 
 def _write(ctx: RunContext, tasks: list[Task], rows: dict[str, dict]) -> pd.DataFrame:
@@ -285,28 +206,17 @@ def _write(ctx: RunContext, tasks: list[Task], rows: dict[str, dict]) -> pd.Data
 def run(ctx: RunContext) -> None:
     cfg = ctx.cfg
     panel = cfg.generators
-    if not panel.models:
-        raise UserError("The generators panel has no models; choose one, e.g. generators=paper or generators=programmatic.")
-    bad = [k for k, m in panel.models.items() if m.backend == "structural"]
-    if bad:
-        raise UserError(f"Generator(s) {bad} use backend 'structural', which only verifies; use an LLM or 'programmatic'.")
     catalogue = run_catalogue(cfg)
-    base = load_base_table(ctx)
-    multi = "passages" in base.columns
-    base_rows = [{k: plain(v) for k, v in r.items()} for r in base.to_dict(orient="records")]
-    versions = {k: prompt_version(m, multi, catalogue) for k, m in panel.models.items()}
-    rr_levers, pool = _programmatic_setup(panel, base, catalogue, multi)
-    tasks = build_tasks(base_rows, versions, catalogue, panel.lever_assignment, panel.fixed_lever, cfg.seed, rr_levers)
+    base = load_base_table(cfg)
+    ctx.write_table("base", base)
+    tasks, multi = generation_tasks(cfg, base, catalogue)
+    pool = None
+    if any(m.backend == PROGRAMMATIC for m in panel.models.values()):
+        pool = perturb_module().DistractorPool.from_base(base)
     rows = _existing(ctx, {t.candidate_id for t in tasks})
     todo = [t for t in tasks if t.candidate_id not in rows]
     log.info("generate: %d tasks (%d base x cells x %d generators), %d already done, multi_passage=%s",
              len(tasks), len(base), len(panel.models), len(tasks) - len(todo), multi)
-    if cfg.run.dry_run:
-        from refusalbench.generation.estimate import DryRunComplete, estimate_run
-
-        report, path = estimate_run(ctx, tasks, todo, catalogue, multi)
-        ctx.outputs["estimate"] = str(path)
-        raise DryRunComplete(report, path)
     new_call_failures, new_calls, first_error = 0, 0, None
     for key, model_cfg in panel.models.items():
         runner = functools.partial(_run_programmatic, pool=pool) if model_cfg.backend == PROGRAMMATIC else _run_llm

@@ -33,34 +33,20 @@ from refusalbench.context import RunContext
 from refusalbench.errors import UserError
 from refusalbench.judging.answer_match import best_match
 from refusalbench.judging.confidence import parse_confidence
-from refusalbench.judging.llm_judge import (
-    GARAGE_TEMPLATE, NQ_TEMPLATE, REASK, Verdict, VerdictError, format_references, parse_verdict,
-)
+from refusalbench.evaluation import output_key
+from refusalbench.judging.judge_prompt import JUDGE_TOKENS_ESTIMATE, judge_prompt, references, row_is_multi
+from refusalbench.judging.llm_judge import REASK, Verdict, VerdictError, parse_verdict
 from refusalbench.judging.rules import classify
-from refusalbench.prompts import render, template_version
-from refusalbench.stages.evaluate import as_list, is_missing, item_query, output_key
+from refusalbench.prompts import template_version
+from refusalbench.rows import is_missing
 from refusalbench.taxonomy import ANSWER_ATTEMPT, TRUNCATED, UNSCORED
 
 log = logging.getLogger(__name__)
 
-JUDGE_KINDS = ("deterministic", "llm")
-JUDGE_TOKENS_ESTIMATE = 200
 LABEL_COLUMNS = (
     "answer_text", "predicted_label", "label_source", "answer_correct", "answer_quality_score", "answer_f1",
     "answer_em", "eligibility", "factuality_all", "factuality_relevant", "confidence", "judge", "judge_reason",
 )
-
-
-def references(row: dict, multi: bool) -> list[str]:
-    """Reference answers: `original_answers`, plus `reference_answer` for multi-passage items."""
-    refs = format_references(as_list(row.get("original_answers")) if not is_missing(row.get("original_answers")) else [])
-    if multi and not is_missing(row.get("reference_answer")):
-        refs = format_references([row["reference_answer"]]) + refs
-    return refs
-
-
-def row_is_multi(row: dict) -> bool:
-    return "grounding" in row and not is_missing(row.get("grounding"))
 
 
 def _blank(answer: str, confidence: Optional[float]) -> dict[str, Any]:
@@ -81,26 +67,6 @@ def _with_match(label: dict, refs: list[str], threshold: float, decide: bool) ->
     if decide:
         label["answer_correct"] = bool(m.em or m.f1 >= threshold)
         label["judge_reason"] = f"answer attempt; EM={int(m.em)} F1={m.f1:.3f} (threshold {threshold:g})"
-
-
-def judge_prompt(row: dict, answer: str, multi: bool) -> tuple[str, str, Optional[str]]:
-    """(template name, rendered judge prompt, note). The expected label is never passed."""
-    if not multi:
-        refs = references(row, multi=False)
-        return NQ_TEMPLATE, render(NQ_TEMPLATE, query=item_query(row), response=answer, reference_answers=refs), None
-    passages = [str(p) for p in as_list(row.get("grounding"))]
-    note = None
-    if is_missing(row.get("relevant")):
-        flags, note = [False] * len(passages), "no relevance flags: no passage counts as relevant"
-    else:
-        flags = [bool(f) for f in as_list(row.get("relevant"))]
-    if is_missing(row.get("reference_answer")) or not str(row["reference_answer"]).strip():
-        reference = " OR ".join(references(row, multi=False))
-    else:
-        reference = str(row["reference_answer"])
-    text = render(GARAGE_TEMPLATE, query=item_query(row), reference_answer=reference, response=answer,
-                  passages=passages, relevant=flags)
-    return GARAGE_TEMPLATE, text, note
 
 
 def _apply_verdict(label: dict, verdict: Verdict, multi: bool, cfg: JudgeConfig) -> None:
@@ -139,7 +105,7 @@ def _run_llm_judge(ctx: RunContext, cfg: JudgeConfig, pending: list[tuple[dict, 
     if not specs:
         return
     results = ctx.llm.run(model_cfg, specs, role="judge", desc=f"judge {cfg.model.id}")
-    failed = [c for c in results if c.error and c.error != "dry_run"]
+    failed = [c for c in results if c.error]
     if failed and len(failed) == len(results):
         # nothing was judged: stop before writing, so an earlier labels table and its metrics survive
         raise UserError(f"Every call to the judge model {cfg.model.id!r} failed ({len(results)} calls); no labels were "
@@ -178,10 +144,6 @@ def _settle(item: tuple[dict, dict, bool], c: Any, cfg: JudgeConfig, failed: str
 def label_outputs(ctx: RunContext, outputs: pd.DataFrame) -> pd.DataFrame:
     """The labels table: `outputs` plus the label columns."""
     cfg = ctx.cfg.judge
-    if cfg.kind not in JUDGE_KINDS:
-        raise UserError(f"judge.kind must be one of {', '.join(JUDGE_KINDS)}, got {cfg.kind!r}.")
-    if cfg.kind == "llm" and cfg.model is None:
-        raise UserError("judge.kind=llm needs judge.model (e.g. judge=claude_sonnet_4 or judge=openai_compatible).")
     missing = [c for c in ("id", "raw_output") if c not in outputs.columns]
     if missing:
         raise UserError(f"The outputs table lacks the column(s) {', '.join(missing)}; it must come from the evaluate stage.")
@@ -189,7 +151,7 @@ def label_outputs(ctx: RunContext, outputs: pd.DataFrame) -> pd.DataFrame:
     labels, pending = [], []
     for row in outputs.to_dict(orient="records"):
         raw = "" if is_missing(row.get("raw_output")) else str(row["raw_output"])
-        variant = ctx.cfg.evaluate.prompt_variant if is_missing(row.get("prompt_variant")) else row["prompt_variant"]
+        variant = str(ctx.cfg.evaluate.prompt_variant) if is_missing(row.get("prompt_variant")) else row["prompt_variant"]
         conf, note = None, None
         if variant == "confidence":
             parsed = parse_confidence(raw)

@@ -45,11 +45,7 @@ def _summary_path(json_path: Path) -> Path:
 
 
 def run(ctx: RunContext) -> None:
-    cfg = ctx.cfg.score
-    if cfg.n_resamples < 0:
-        raise UserError(f"score.n_resamples must be >= 0, got {cfg.n_resamples}.")
-    if not 0 < cfg.confidence_level < 1:
-        raise UserError(f"score.confidence_level must be between 0 and 1, got {cfg.confidence_level}.")
+    cfg = ctx.cfg.score  # its ranges are checked by the config schema
     if cfg.predictions:
         source = str(Path(cfg.predictions))
         labels = read_predictions(cfg.predictions)

@@ -5,7 +5,7 @@ Writes `consensus.parquet` (per candidate: consensus_pass, n_valid_votes, n_pass
 `.parquet` (exactly the released schema, via refusalbench.data.write_benchmark),
 `composition.csv` (class x intensity x generator counts and pass rates),
 `composition_levers.csv` (the same per lever), the generator-verifier tables
-`generator_verifier_*.csv` (spec E.8) and `human_validation.csv` (a stratified random sample of
+`generator_verifier_*.csv` and `human_validation.csv` (a stratified random sample of
 `select.human_sample` benchmark items with empty annotation columns; see generation.human).
 Deterministic given the votes, so it is recomputed in full on every run.
 """
@@ -20,10 +20,10 @@ import pandas as pd
 from refusalbench.context import RunContext
 from refusalbench.errors import UserError
 from refusalbench.generation import analysis, human
-from refusalbench.generation.checks import as_list
-from refusalbench.generation.consensus import PASS, check_mode, consensus_table
+from refusalbench.generation.consensus import PASS, consensus_table
 from refusalbench.generation.ids import benchmark_id
 from refusalbench.generation.sampling import human_sample, stratified_sample
+from refusalbench.rows import as_list, is_missing, is_multi_passage_table
 from refusalbench.tables import read_table
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ def _tables(ctx: RunContext) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def released_frame(selected: pd.DataFrame, multi: bool, mode: str) -> pd.DataFrame:
-    """Benchmark rows in the released schema (spec F.4), plus provenance columns."""
+    """Benchmark rows in the released schema, plus provenance columns."""
     rows = []
     for r in selected.to_dict(orient="records"):
         row = {
@@ -54,7 +54,7 @@ def released_frame(selected: pd.DataFrame, multi: bool, mode: str) -> pd.DataFra
             "perturbation_class": r["perturbation_class"], "intensity": r["intensity"],
             "expected_rag_behavior": r["expected_rag_behavior"], "lever_selected": r["lever_selected"],
             "original_query": r["original_query"], "original_context": r["original_context"],
-            "original_answers": [str(a) for a in as_list(r["original_answers"]) or []],
+            "original_answers": [str(a) for a in as_list(r["original_answers"])],
             "perturbed_query": r["perturbed_query"], "perturbed_context": r["perturbed_context"],
             "implementation_reasoning": r.get("implementation_reasoning"), "verifier_votes": dict(r["verifier_votes"]),
             "consensus_mode": mode,
@@ -63,8 +63,8 @@ def released_frame(selected: pd.DataFrame, multi: bool, mode: str) -> pd.DataFra
             row.update(query=r["perturbed_query"], grounding=[str(p) for p in as_list(r["perturbed_passages"])],
                        reference_answer=r.get("reference_answer"),
                        signal_indices=[int(i) for i in as_list(r["signal_indices"])],
-                       noise_indices=[int(i) for i in as_list(r["noise_indices"]) or []],
-                       relevant=None if as_list(r.get("relevant")) is None else [bool(x) for x in as_list(r["relevant"])],
+                       noise_indices=[int(i) for i in as_list(r["noise_indices"])],
+                       relevant=None if is_missing(r.get("relevant")) else [bool(x) for x in as_list(r["relevant"])],
                        domain=r.get("domain"))
         row.update({c: r.get(c) for c in PROVENANCE if c not in row})
         rows.append(row)
@@ -103,9 +103,7 @@ def _csv(ctx: RunContext, name: str, df: pd.DataFrame) -> None:
 def run(ctx: RunContext) -> None:
     cfg = ctx.cfg
     sel, panel = cfg.select, cfg.verifiers
-    mode = check_mode(panel.consensus)
-    if sel.per_stratum < 0 or sel.per_generator < 1 or sel.human_sample < 0:
-        raise UserError("select.per_stratum must be >= 0, select.per_generator >= 1 and select.human_sample >= 0.")
+    mode = str(panel.consensus)
     checked, votes = _tables(ctx)
     verifiers = list(panel.models)
     if votes.empty:
@@ -116,7 +114,7 @@ def run(ctx: RunContext) -> None:
                         "select with the panel that verified the candidates.")
     cons = consensus_table(votes, verifiers, mode)
     ctx.write_table("consensus", cons)
-    multi = "original_passages" in checked.columns
+    multi = is_multi_passage_table(checked)
     pool = checked[checked["check_ok"]].merge(cons, on="candidate_id", how="inner")
     pool = pool[pool["consensus_pass"].astype(bool)].assign(consensus_mode=mode)
     selected = stratified_sample(pool, sel.per_stratum, sel.per_generator, sel.seed)

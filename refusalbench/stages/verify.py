@@ -1,7 +1,7 @@
 """Stage `verify`: every checked candidate x every verifier → `votes.parquet` (one row per pair).
 
-LLM verifiers get the verifier template (spec C.2 checklist; C.6 adds strategy compliance for
-multi-passage data) at the panel temperature (default 0) with JSON output. An invalid reply is
+LLM verifiers get the verifier template (an 8-item checklist; multi-passage data adds strategy
+compliance) at the panel temperature (default 0) with JSON output. An invalid reply is
 re-asked once with the error; if it is still invalid, or the call failed, the vote is UNSCORED
 with the reason: never PASS, never a silent FAIL. A `structural` verifier calls no model and votes
 PASS iff the candidate passed the deterministic check (reason "structural"). Resumable per
@@ -10,7 +10,6 @@ PASS iff the candidate passed the deterministic check (reason "structural"). Res
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from typing import Optional
 
@@ -19,71 +18,24 @@ import pandas as pd
 from refusalbench.context import RunContext
 from refusalbench.errors import UserError
 from refusalbench.generation.asking import CALL, Answer, Ask, ask_json
-from refusalbench.generation.checks import as_list
-from refusalbench.generation.consensus import FAIL, PASS, UNSCORED, check_mode
+from refusalbench.generation.consensus import FAIL, PASS, UNSCORED
 from refusalbench.generation.fatal import FIRST_BATCH, batches, fatal_error, stop_stage
-from refusalbench.generation.multipassage import edited_labels, label_map
 from refusalbench.generation.parsing import CHECKLIST_GARAGE, CHECKLIST_NQ, parse_verification
-from refusalbench.generation.tasks import Task, prompt_variables, run_catalogue, verifier_template
+from refusalbench.generation.tasks import run_catalogue
+from refusalbench.generation.verifier_prompts import (
+    STRUCTURAL,
+    VERIFIER_OUTPUT_TOKENS,
+    prompt_version,
+    verifier_model,
+    verifier_prompt,
+)
+from refusalbench.rows import is_multi_passage_table
 
 log = logging.getLogger(__name__)
 
 CHUNK = 512
-STRUCTURAL = "structural"
-VERIFIER_OUTPUT_TOKENS = 450  # dry-run guess for one verifier reply
 EXTRA_FIELDS = ("predicted_rag_behavior", "actual_intensity_observed", "identified_issues",
                 "refusal_reasoning_analysis", "constraint_analysis")
-
-
-def verifier_model(model_cfg, panel):
-    """Verifier settings: the panel temperature, or 0 when the panel sets none."""
-    temperature = panel.temperature if panel.temperature is not None else 0.0
-    return dataclasses.replace(model_cfg, temperature=temperature)
-
-
-def _edits(row: dict) -> tuple[list[dict], list[dict]]:
-    original, perturbed = as_list(row["original_passages"]), as_list(row["perturbed_passages"])
-    signal, noise = as_list(row["signal_indices"]), as_list(row["noise_indices"]) or []
-    where = label_map(signal, noise)
-    labels, _ = edited_labels(original, perturbed, signal, noise)
-    edits = [{"passage": lab, "perturbed_text": perturbed[where[lab]]} for lab in labels]
-    return [e for e in edits if e["passage"].startswith("S")], [e for e in edits if e["passage"].startswith("N")]
-
-
-def generator_output(row: dict, multi: bool) -> dict:
-    """The candidate as the verifier sees it (the generator's fields; passages by displayed label)."""
-    out = {"perturbed_query": row["perturbed_query"], "lever_selected": row["lever_selected"],
-           "implementation_reasoning": row.get("implementation_reasoning") or "",
-           "intensity_achieved": row.get("intensity_achieved") or row["intensity"]}
-    if multi:
-        out["perturbed_signal_passages"], out["perturbed_noise_passages"] = _edits(row)
-    else:
-        out["perturbed_context"] = row["perturbed_context"]
-    return out
-
-
-def verifier_prompt(row: dict, catalogue, multi: bool) -> str:
-    from refusalbench.prompts import render
-
-    base = {"query": row["original_query"], "answers": as_list(row["original_answers"]) or []}
-    if multi:
-        base.update(passages=as_list(row["original_passages"]), signal_indices=as_list(row["signal_indices"]),
-                    noise_indices=as_list(row["noise_indices"]) or [], reference_answer=row.get("reference_answer"))
-    else:
-        base["context"] = row["original_context"]
-    cls, intensity = row["perturbation_class"], row["intensity"]
-    task = Task(row["candidate_id"], row["source_id"], cls, intensity, row["generator"], None, [], "", base)
-    variables = prompt_variables(task, catalogue, multi, levers=catalogue.levers(cls, intensity))
-    variables["generator_output"] = generator_output(row, multi)
-    return render(verifier_template(multi), **variables)
-
-
-def prompt_version(model_cfg, multi: bool, catalogue) -> str:
-    if model_cfg.backend == STRUCTURAL:
-        return STRUCTURAL
-    from refusalbench.prompts import template_version
-
-    return f"{template_version(verifier_template(multi))}+levers:{catalogue.content_hash[:8]}"
 
 
 def _vote(cid: str, key: str, model_cfg, version: str, verdict: str, reason: Optional[str],
@@ -127,26 +79,15 @@ def _write(ctx: RunContext, order: list[tuple[str, str]], votes: dict) -> pd.Dat
 def run(ctx: RunContext) -> None:
     cfg = ctx.cfg
     panel = cfg.verifiers
-    check_mode(panel.consensus)
-    if not panel.models:
-        raise UserError("The verifiers panel has no models; choose one, e.g. verifiers=paper or verifiers=structural.")
-    bad = [k for k, m in panel.models.items() if m.backend == "programmatic"]
-    if bad:
-        raise UserError(f"Verifier(s) {bad} use backend 'programmatic', which only generates; use an LLM or 'structural'.")
     if not ctx.has_table("checked"):
         raise UserError(f"No checked.parquet in {ctx.run_dir}; run the check stage first.")
     checked = ctx.read_table("checked")
     rows = checked[checked["check_ok"]].to_dict(orient="records")
-    multi = "original_passages" in checked.columns
+    multi = is_multi_passage_table(checked)
     catalogue = run_catalogue(cfg)
     checklist = CHECKLIST_GARAGE if multi else CHECKLIST_NQ
     order = [(r["candidate_id"], key) for key in panel.models for r in rows]
     votes = _existing(ctx, set(order))
-    if cfg.run.dry_run:
-        from refusalbench.generation.estimate import DryRunComplete, estimate_verify_onwards
-
-        report, path = estimate_verify_onwards(ctx, rows, catalogue, multi)
-        raise DryRunComplete(report, path)
     calls = failures = 0
     for key, model_cfg in panel.models.items():
         version = prompt_version(model_cfg, multi, catalogue)

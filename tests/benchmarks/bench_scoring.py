@@ -25,7 +25,7 @@ BUDGET_S = 5.0
 
 
 def synthetic_labels(n_models: int = N_MODELS, n_items: int = N_ITEMS, seed: int = 0) -> pd.DataFrame:
-    """A labels table in the CONTRACT.md schema: the released NQ design (18 strata, 4 generators)."""
+    """A labels table in the judge stage's schema: the released NQ design (18 strata, 4 generators)."""
     rng = np.random.default_rng(seed)
     strata = cells()
     cls = np.array([strata[i % len(strata)][0] for i in range(n_items)])

@@ -1,4 +1,4 @@
-"""GaRAGe curation (spec D.1): eligibility, per-domain sampling, 10 passages with priority, drop short."""
+"""GaRAGe curation: eligibility, per-domain sampling, 10 passages with priority, drop short."""
 
 from __future__ import annotations
 

@@ -22,6 +22,8 @@ from refusalbench.llm.model_files import SOURCES
 from refusalbench.llm.servers import ManagedServer, start_managed
 from refusalbench.paths import CONF_DIR
 
+pytestmark = pytest.mark.integration  # child server processes
+
 # A stand-in for `vllm serve NAME --host H --port P [--served-model-name S] ...` (stdlib only).
 # FAKE_VLLM_MODE: ok | crash | hang. FAKE_VLLM_INFO: file receiving argv and the pids it owns.
 FAKE_VLLM = textwrap.dedent('''

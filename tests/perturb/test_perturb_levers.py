@@ -6,8 +6,6 @@ used), keep its class's invariants and read as clean English; every cell must co
 
 from __future__ import annotations
 
-import random
-import time
 
 import pytest
 from conftest import POOL_PATH, generate_all
@@ -182,17 +180,3 @@ def test_coverage_function_reports_every_cell(single_rows, pool):
     assert set(cov) == set(tx.cells())
     assert all(0 <= c["coverage"] <= 1 and sum(c["levers"].values()) <= 20 for c in cov.values())
     assert len(format_coverage(cov).splitlines()) == 18
-
-
-def test_speed_100_questions_x_18_cells(single_rows, pool):
-    rows = random.Random(3).sample(single_rows, min(100, len(single_rows)))
-    start = time.perf_counter()
-    made = 0
-    for cls, intensity in tx.cells():
-        for row in rows:
-            try:
-                generate_programmatic(row, cls, intensity, 9, pool)
-                made += 1
-            except NotApplicable:
-                pass
-    print(f"\n{len(rows)} questions x 18 cells: {made} items in {time.perf_counter() - start:.2f} s")

@@ -14,6 +14,7 @@ from rb_eval_helpers import (GARAGE_REPLIES, close_contexts,  # noqa: F401 (auto
 
 from refusalbench.config import EvaluateConfig, JudgeConfig
 from refusalbench.errors import UserError
+from refusalbench.judging import judge_prompt
 from refusalbench.stages import evaluate, judge
 
 JUDGE_NAME = "judge-model"
@@ -104,8 +105,8 @@ def test_llm_judge_path(tmp_path, test_server, monkeypatch):
     test_server.set_responder(_router(NQ_REPLIES, _judge_verdict))
     n_eval = len(_evaluated(test_server))
     rendered = []
-    real_render = judge.render
-    monkeypatch.setattr(judge, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw))
+    real_render = judge_prompt.render
+    monkeypatch.setattr(judge_prompt, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw))
     judge.run(ctx)
     lab = _labels_by_marker(ctx)
     assert len(_evaluated(test_server)) == n_eval
@@ -170,8 +171,8 @@ def test_llm_judge_multi_passage(tmp_path, test_server, monkeypatch):
     ctx = _evaluate(tmp_path, test_server, judge_cfg=judge_cfg, multi=True)
     test_server.set_responder(_router(GARAGE_REPLIES, _judge_verdict))
     rendered = []
-    real_render = judge.render
-    monkeypatch.setattr(judge, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw))
+    real_render = judge_prompt.render
+    monkeypatch.setattr(judge_prompt, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw))
     judge.run(ctx)
     lab = _labels_by_marker(ctx)
     assert lab.loc["g1", "predicted_label"] == "answer_attempt"

@@ -5,8 +5,17 @@ from __future__ import annotations
 import json
 
 from generation.fakes import (
-    ScriptedLayer, context_with, generator_reply, is_verifier, make_cfg, multi_base, single_base, verifier_reply, write_base,
+    ScriptedLayer,
+    context_with,
+    generator_reply,
+    is_verifier,
+    make_cfg,
+    multi_base,
+    single_base,
+    verifier_reply,
+    write_base,
 )
+
 from refusalbench.config import ModelConfig
 from refusalbench.stages import check, generate, verify
 
@@ -93,23 +102,3 @@ def test_multi_passage_verifier_sees_labels(tmp_path):
     contra = [p for p in prompts if "P-Contradiction perturbation of a multi-passage example that claims HIGH" in p][0]
     assert '"passage": "N1"' in contra and '"perturbed_signal_passages": []' in contra
     assert votes["strategy_compliance"].all()
-
-
-def test_dry_run_of_verify_estimates_and_calls_nothing(tmp_path, monkeypatch):
-    import pytest
-
-    from refusalbench.generation import estimate
-
-    monkeypatch.setattr(estimate, "SAMPLE", 2)
-    cfg = make_cfg(tmp_path, GEN, dict(VER, s=ModelConfig(name="structural", backend="structural")),
-                   source=write_base(tmp_path, single_base()))
-    layer = ScriptedLayer(lambda m, c: generator_reply(m[0]["content"]))
-    ctx = context_with(cfg, tmp_path / "run", layer)
-    generate.run(ctx)
-    check.run(ctx)
-    cfg.run.dry_run = True
-    with pytest.raises(estimate.DryRunComplete) as done:
-        verify.run(ctx)
-    assert done.value.estimate["calls"] == {"verification": 72}
-    assert done.value.estimate["stages"]["verification"]["s"]["calls"] == 0
-    assert verifier_calls(layer) == [] and not (tmp_path / "run" / "votes.parquet").exists()
