@@ -103,8 +103,16 @@ class PromptVariant(Choice):
     confidence = "confidence"
 
 
+class ScoreConvention(Choice):
+    """How the score stage counts ERROR/odd rows (see refusalbench.metrics.official)."""
+
+    strict = "strict"  # the project's rule
+    official = "official"  # the paper's figure code, exactly
+
+
 #: Stage names in canonical order; a pipeline lists a subset, which runs in this order.
 STAGE_ORDER = tuple(s.value for s in Stage)
+SCORE_CONVENTIONS = tuple(c.value for c in ScoreConvention)
 
 
 class ConfigError(UserError, ValueError):
@@ -246,6 +254,8 @@ class DatasetConfig:
     domains: List[str] = field(default_factory=list)
     per_domain: int = 20
     require_answer_in_passage: bool = True
+    recompute_labels: bool = False
+    """Released data: replace the stored expected_rag_behavior by the (class, intensity) rule."""
 
     def __post_init__(self) -> None:
         _coerce_choices(self, "dataset.")
@@ -389,8 +399,11 @@ class ScoreConfig:
     """Bootstrap resamples (0: no bootstrap intervals)."""
     confidence_level: float = 0.95
     seed: int = 42
+    convention: ScoreConvention = ScoreConvention.strict
+    """strict (the project's rule) or official (the paper's figure code, exactly)."""
 
     def __post_init__(self) -> None:
+        _coerce_choices(self, "score.")
         _require(self.n_resamples >= 0, f"score.n_resamples must be >= 0, got {self.n_resamples}")
         _require(
             0 < self.confidence_level < 1,

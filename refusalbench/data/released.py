@@ -4,8 +4,10 @@ RefusalBench-NQ rows hold ``id``, ``source_id``, ``generator_model``, ``perturba
 ``intensity``, ``expected_rag_behavior``, ``lever_selected``, ``original_*``, ``perturbed_query``,
 ``perturbed_context``, ``implementation_reasoning`` and ``verifier_votes`` (verifier -> PASS).
 RefusalBench-GaRAGe rows add ``query``, ``grounding`` (passages), ``reference_answer``,
-``signal_indices``, ``noise_indices`` and the GaRAGe annotations. The expected behaviour is
-recomputed from (class, intensity); a stored value that disagrees is counted and logged.
+``signal_indices``, ``noise_indices`` and the GaRAGe annotations. The stored expected behaviour is
+the item's label; ``dataset.recompute_labels=true`` replaces it by the (class, intensity) rule.
+Either way the items whose stored label disagrees with the rule are counted and logged; an item
+without a stored label gets the rule's, and a stored value that is not a ground-truth label skips the item.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from refusalbench.data.loader import load_records
 from refusalbench.data.records import (
     LoadResult, RecordError, answers, finish, int_list, optional_text, text,
 )
-from refusalbench.taxonomy import CLASSES, INTENSITIES, ground_truth
+from refusalbench.taxonomy import CLASSES, GROUND_TRUTH_LABELS, INTENSITIES, ground_truth
 
 log = logging.getLogger(__name__)
 
@@ -106,8 +108,9 @@ def _multi(record: dict, row: dict) -> None:
             row[key] = record[key]
 
 
-def normalise_record(record: dict, multi: bool) -> tuple[dict, bool]:
-    """One released row in the benchmark-table columns; also whether its stored behaviour disagreed."""
+def normalise_record(record: dict, multi: bool, recompute_labels: bool = False) -> tuple[dict, bool]:
+    """One released row in the benchmark-table columns; also whether its stored behaviour disagreed
+    with the (class, intensity) rule. The stored label is kept unless `recompute_labels`."""
     record = dict(record)
     for key, alias in (("id", "unique_id"), ("source_id", "source_qid")):  # the stratified-file names
         if record.get(key) is None:
@@ -117,8 +120,12 @@ def normalise_record(record: dict, multi: bool) -> tuple[dict, bool]:
         raise RecordError(f"unknown perturbation_class {cls!r}")
     if intensity not in INTENSITIES:
         raise RecordError(f"unknown intensity {intensity!r}")
-    expected = ground_truth(cls, intensity)
+    rule = ground_truth(cls, intensity)
     stored = record.get("expected_rag_behavior")
+    if stored is not None and stored not in GROUND_TRUTH_LABELS:
+        raise RecordError(f"expected_rag_behavior {stored!r} is not a ground-truth label "
+                          f"({', '.join(GROUND_TRUTH_LABELS)})")
+    expected = rule if recompute_labels or stored is None else stored
     perturbed_query = optional_text(record, "perturbed_query") or (optional_text(record, "query") if multi else None)
     if not perturbed_query:
         raise RecordError("missing field 'perturbed_query'")
@@ -140,7 +147,7 @@ def normalise_record(record: dict, multi: bool) -> tuple[dict, bool]:
         row[key] = optional_text(record, key)
     if multi:
         _multi(record, row)
-    return row, stored is not None and stored != expected
+    return row, stored is not None and stored != rule
 
 
 def load_released(cfg: DatasetConfig, multi: bool) -> LoadResult:
@@ -151,7 +158,7 @@ def load_released(cfg: DatasetConfig, multi: bool) -> LoadResult:
     rows, seen, disagree = [], set(), 0
     for where, record in records:
         try:
-            row, differs = normalise_record(record, multi)
+            row, differs = normalise_record(record, multi, cfg.recompute_labels)
         except RecordError as exc:
             skips.skip(where, str(exc))
             continue
@@ -162,8 +169,10 @@ def load_released(cfg: DatasetConfig, multi: bool) -> LoadResult:
         disagree += differs
         rows.append(row)
     if disagree:
-        log.warning("%d item(s) store an expected_rag_behavior that disagrees with the (class, intensity) rule; "
-                    "the rule's label is used", disagree)
+        used = "the rule's label is used (dataset.recompute_labels=true)" if cfg.recompute_labels else (
+            "the stored label is used (dataset.recompute_labels=true uses the rule)")
+        log.warning("%d item(s) store an expected_rag_behavior that disagrees with the (class, intensity) rule; %s",
+                    disagree, used)
     columns = CORE_COLUMNS + (MULTI_COLUMNS if multi else [])
     columns += [c for c in GARAGE_ANNOTATIONS if any(c in r for r in rows)]
     table = pd.DataFrame(rows, columns=columns)

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from refusalbench.json_reply import ParseError, extract_json
-from refusalbench.judging.rules import find_codes
+from refusalbench.judging.codes import bare_label, code_tokens
+from refusalbench.judging.rules import leading_code
 from refusalbench.taxonomy import ANSWER_ATTEMPT
 
 NQ_TEMPLATE = "judge_nq"
@@ -65,16 +66,20 @@ def _normalise_keys(obj: dict) -> dict[str, Any]:
 
 
 def parse_classification(value: Any) -> str:
-    """``answer_attempt`` or a canonical refusal code from the judge's classification field."""
+    """``answer_attempt`` or a canonical refusal code from the judge's classification field.
+
+    Read with the shared code normaliser: the field is one label alone, or begins with one code
+    followed by an explanation. Unlisted codes and several codes are errors (the verdict is re-asked).
+    """
     if not isinstance(value, str) or not value.strip():
         raise VerdictError(f"classification missing or not a string: {value!r}")
-    plain = re.sub(r"[\s\-]+", "_", value.strip().strip("*`'\". ").lower())
-    if plain in (ANSWER_ATTEMPT, "answer", "answered"):
-        return ANSWER_ATTEMPT
-    hits = {h.code for h in find_codes(value)}
-    if len(hits) == 1:
-        return hits.pop()
-    if len(hits) > 1:
+    label = bare_label(value)
+    if label is not None:
+        return label
+    decision = leading_code(value)
+    if decision is not None:
+        return decision.label
+    if len(set(code_tokens(value))) > 1:
         raise VerdictError(f"classification names several codes: {value!r}")
     raise VerdictError(f"classification {value!r} is neither answer_attempt nor a refusal code")
 

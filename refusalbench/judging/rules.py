@@ -1,18 +1,21 @@
-"""Layer 1 of judging: deterministic classification of a raw output by the refusal codes it contains.
+"""Layer 1 of judging: the deterministic decision on a raw output, before any judge.
 
-The evaluated model is told to reply with a bare code when it declines, so a pattern over the raw
-output settles most refusals without a judge call (spec H.3 #22). The match is case-insensitive and
-tolerant of markup around the code (``**REFUSE_OTHER**.``, backticks, brackets, markdown-escaped
-underscores ``REFUSE\\_OTHER``, hyphens instead of underscores) and of a short preamble before it.
-A code must stand alone as a token, so prose such as "I refuse to believe" never matches.
+The evaluated model is told to reply with only a code when it declines, so an output that *is* a
+code settles the item without a judge call (spec H.3 #22). A code decides only when
 
-Also recognised, with a note in the reason:
+- the output is one code alone once markup, whitespace and punctuation are stripped (``**REFUSE_OTHER**.``,
+  a fenced block, an echoed ``ANSWER:`` cue, markdown-escaped ``\\_``, hyphens, any case), or
+- the output begins with one code followed by an explanation that names no other code and does not
+  negate it ("REFUSE_INFO_MISSING_IN_CONTEXT. The passage does not give the date.").
 
-- the paper's short code names (``REFUSE_MISSING``, ``REFUSE_AMBIGUOUS``, ...; spec B.1);
-- any other upper-case ``REFUSE_SOMETHING`` token: a refusal of an unlisted kind → ``REFUSE_OTHER``.
+Everything else goes to the judge: codes mentioned inside an answer, negated codes ("this is not
+REFUSE_AMBIGUOUS_QUERY"), lists of several codes, unlisted codes (``REFUSE_NONE``) and tokens that
+continue a code (``REFUSE_CONTRADICTORY_QUERY`` is not ``REFUSE_CONTRADICTORY``). Codes are read by
+the shared normaliser in `refusalbench.judging.codes`.
 
-Precedence: a failed call → ``unscored``; an empty or truncated output → ``truncated`` (never a
-refusal); then codes. When several different codes occur, the first one in the text wins.
+Precedence: a failed call → ``unscored``; an empty output → ``truncated``; a leading code (also in a
+truncated output, when the code is complete: the long form, or followed by more text); a truncated
+output otherwise → ``truncated``; else no decision (None).
 """
 
 from __future__ import annotations
@@ -21,31 +24,15 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from refusalbench.taxonomy import REFUSAL_CODES, REFUSE_OTHER, SHORT_CODES, TRUNCATED, UNSCORED
+from refusalbench.judging.codes import code_name, code_tokens, leading_token, normalise_token, strip_wrapping
+from refusalbench.taxonomy import REFUSAL_CODES, TRUNCATED, UNSCORED
 
-
-
-_SEP = r"(?:\\?_|-)"  # "_", markdown-escaped "\_", or "-"
-_EDGE_L = r"(?<![A-Za-z0-9])"
-_EDGE_R = r"(?![A-Za-z0-9])"
-
-
-def _code_pattern(code: str) -> str:
-    return _SEP.join(re.escape(part) for part in code.split("_"))
-
-
-# Longest alternatives first, so REFUSE_INFO_MISSING_IN_CONTEXT wins over REFUSE_INFO_MISSING.
-_KNOWN = sorted([*REFUSAL_CODES, *SHORT_CODES], key=len, reverse=True)
-_KNOWN_RE = re.compile(_EDGE_L + "(" + "|".join(_code_pattern(c) for c in _KNOWN) + ")" + _EDGE_R, re.IGNORECASE)
-# An unlisted code-like token, written in capitals as the prompt's codes are (case-sensitive on purpose).
-_OTHER_RE = re.compile(_EDGE_L + r"(REFUSE(?:\\?_|-)[A-Z][A-Z]*(?:(?:\\?_|-)[A-Z]+)*)" + _EDGE_R)
-
-
-@dataclass(frozen=True)
-class CodeHit:
-    code: str  # the canonical refusal code
-    text: str  # the matched text
-    start: int
+# An explanation that opens by denying the code it follows.
+_NEGATION = re.compile(
+    r"^[\s*`'\")\]]*(?:[-:,]\s*)?(?:is\s+not|isn't|is\s+n't|does\s+not|doesn't|do\s+not|not\s+applicable|"
+    r"n/a\b|would\s+not|wouldn't|cannot|can't|should\s+not|shouldn't|no\b|not\b)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -54,49 +41,34 @@ class RuleDecision:
     reason: str
 
 
-def _canonical(token: str) -> str:
-    return re.sub(r"\\?_|-", "_", token).upper()
-
-
-def find_codes(text: str) -> list[CodeHit]:
-    """Every refusal-code occurrence in `text`, in order of position, mapped to canonical codes."""
-    if not text:
-        return []
-    hits: list[CodeHit] = []
-    taken: list[tuple[int, int]] = []
-    for m in _KNOWN_RE.finditer(text):
-        canon = _canonical(m.group(1))
-        hits.append(CodeHit(SHORT_CODES.get(canon, canon), m.group(1), m.start(1)))
-        taken.append(m.span(1))
-    for m in _OTHER_RE.finditer(text):
-        if not any(s <= m.start(1) < e for s, e in taken):
-            hits.append(CodeHit(REFUSE_OTHER, m.group(1), m.start(1)))
-    return sorted(hits, key=lambda h: h.start)
-
-
-def classify_codes(text: str) -> Optional[RuleDecision]:
-    """The refusal code `text` gives (first occurring), or None when it contains none."""
-    hits = find_codes(text)
-    if not hits:
+def leading_code(text: str, truncated: bool = False) -> Optional[RuleDecision]:
+    """The code `text` is or begins with (see the module docstring), or None."""
+    token, rest = leading_token(text or "")
+    code = code_name(token) if token else None
+    if code is None:
         return None
-    first = hits[0]
-    notes = []
-    if _canonical(first.text) != first.code:
-        notes.append(f"{first.text!r} read as {first.code}")
-    if text.strip().strip("*`'\"[]().:!;, \n\t") != first.text:
-        notes.append("code found within a longer output")
-    others = sorted({h.code for h in hits} - {first.code})
-    if others:
-        notes.append(f"several codes present ({', '.join([first.code, *others])}); the first one is taken")
-    return RuleDecision(first.code, "refusal code in output" + (": " + "; ".join(notes) if notes else ""))
+    tail = strip_wrapping(rest)
+    if truncated and not tail and normalise_token(token) not in REFUSAL_CODES:
+        return None  # a short name at the cut may be the start of a longer code
+    others = sorted(set(code_tokens(rest)) - {code})
+    if others or _NEGATION.match(rest):
+        return None
+    note = "" if normalise_token(token) == code else f" ({token!r} read as {code})"
+    if not tail:
+        return RuleDecision(code, "output is a refusal code" + note)
+    cut = " (output truncated after the code)" if truncated else ""
+    return RuleDecision(code, "output begins with a refusal code followed by an explanation" + note + cut)
 
 
 def classify(output: Optional[str], truncated: bool = False, error: Optional[str] = None) -> Optional[RuleDecision]:
     """Layer-1 decision for one evaluated output, or None when the rule cannot settle it."""
     if error:
         return RuleDecision(UNSCORED, f"evaluation call failed: {error}")
-    if truncated:
-        return RuleDecision(TRUNCATED, "output truncated (empty or cut off)")
     if output is None or not str(output).strip():
         return RuleDecision(TRUNCATED, "empty output")
-    return classify_codes(str(output))
+    decision = leading_code(str(output), truncated)
+    if decision is not None:
+        return decision
+    if truncated:
+        return RuleDecision(TRUNCATED, "output truncated (cut off at the length limit)")
+    return None

@@ -1,8 +1,9 @@
 """RefusalBench metrics (spec E): definitions, clustered bootstrap and Wilson intervals, breakdowns,
 calibration, paired comparisons and reading other tools' predictions.
 
-Rule for truncated / unscored / ERROR rows (one rule everywhere): they stay in every denominator
-and are never correct and never refusals — see `refusalbench.metrics.prepare.RULE`.
+Two scoring conventions: ``strict`` (default) — truncated / unscored / ERROR rows stay in every
+denominator and are never correct and never refusals, see `refusalbench.metrics.prepare.RULE` — and
+``official``, the paper's figure code exactly, see `refusalbench.metrics.official`.
 """
 
 from refusalbench.metrics.compare import compare_runs, paired_bootstrap

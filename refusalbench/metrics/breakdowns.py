@@ -4,7 +4,9 @@ Breakdowns are point estimates with Wilson intervals (cells hold 20–90 items i
 design; the clustered bootstrap is reserved for the headline metrics). Slices: perturbation class,
 intensity, class × intensity (key ``"<class>|<intensity>"``), generator, lever and domain —
 whichever columns the labels carry. ``refusal_rate`` is over *all* items of the slice, so at LOW
-intensity it is the false-refusal rate and at MEDIUM/HIGH the detection rate (spec E.2 design).
+intensity it is the false-refusal rate and at MEDIUM/HIGH the detection rate (spec E.2 design),
+except per perturbation class, where it is over the class's unanswerable (MEDIUM+HIGH) items only,
+as in the official per-class figure. The metric formulas follow the scoring convention.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from refusalbench.metrics.definitions import BREAKDOWN, undefined_reason
+from refusalbench.metrics import official
+from refusalbench.metrics.definitions import BREAKDOWN, REFUSAL_RATE_UNANSWERABLE, Metric, undefined_reason
 from refusalbench.metrics.intervals import group_sums, wilson
 from refusalbench.metrics.prepare import OUTCOMES, Prepared
 from refusalbench.taxonomy import CLASSES, GROUND_TRUTH_LABELS, INTENSITIES, PREDICTION_LABELS
@@ -51,18 +54,28 @@ def _order(dim: str, uniques: list[str]) -> list[str]:
     return sorted(uniques, key=lambda k: (rank.get(k, len(rank)), k))
 
 
-def metric_table(sums: np.ndarray, names: list[str], level: float, quality_reason) -> list[dict]:
+def metric_set(dim: str, convention: str = "strict") -> tuple[Metric, ...]:
+    """The breakdown metrics of dimension `dim` under `convention`."""
+    base = official.BREAKDOWN if convention == "official" else BREAKDOWN
+    if dim != "perturbation_class":
+        return base
+    per_class = official.REFUSAL_RATE_UNANSWERABLE if convention == "official" else REFUSAL_RATE_UNANSWERABLE
+    return tuple(per_class if m.name == "refusal_rate" else m for m in base)
+
+
+def metric_table(sums: np.ndarray, names: list[str], level: float, quality_reason, metrics=BREAKDOWN) -> list[dict]:
     """Breakdown metrics for each row of `sums` (groups × K), vectorised over groups."""
     index = {n: i for i, n in enumerate(names)}
     get = lambda name: sums[:, index[name]]  # noqa: E731
     out: list[dict] = [{} for _ in range(sums.shape[0])]
-    for m in BREAKDOWN:
+    for m in metrics:
         if any(r not in index for r in m.requires):
             continue
         value, n = m.value(get), m.n(get)
         low, high = wilson(m.successes(get), n, level) if m.is_proportion else (None, None)
         for g in range(sums.shape[0]):
-            if (m.needs_quality and quality_reason) or not (n[g] > 0 and np.isfinite(value[g])):
+            empty = not (m.empty_zero or n[g] > 0)
+            if (m.needs_quality and quality_reason) or empty or not np.isfinite(value[g]):
                 row = sums[g : g + 1]
                 reason = undefined_reason(m, lambda name: row[:, index[name]], quality_reason)
                 out[g][m.name] = {"value": None, "reason": reason, "n": int(n[g])}
@@ -74,16 +87,19 @@ def metric_table(sums: np.ndarray, names: list[str], level: float, quality_reaso
     return out
 
 
-def breakdowns(p: Prepared, level: float = 0.95) -> dict[str, dict[str, dict]]:
-    """Per-slice counts and metrics for every dimension the labels carry."""
+def breakdowns(
+    p: Prepared, level: float = 0.95, convention: str = "strict", dims=DIMENSIONS
+) -> dict[str, dict[str, dict]]:
+    """Per-slice counts and metrics for every dimension of `dims` the labels carry."""
+    quality_reason = p.quality_column_reason if convention == "official" else p.quality_reason
     result: dict[str, dict[str, dict]] = {}
-    for dim in DIMENSIONS:
+    for dim in dims:
         keys = _keys(p.rows, dim)
         if keys is None:
             continue
         codes, uniques = keys
         sums = group_sums(codes, len(uniques), p.stats)
-        table = metric_table(sums, p.stat_names, level, p.quality_reason)
+        table = metric_table(sums, p.stat_names, level, quality_reason, metric_set(dim, convention))
         col = {n: i for i, n in enumerate(p.stat_names)}
         by_key = {}
         for g, key in enumerate(uniques):

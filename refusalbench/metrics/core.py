@@ -19,7 +19,9 @@ import numpy as np
 import pandas as pd
 
 from refusalbench.metrics import calibration as cal
+from refusalbench.metrics import official
 from refusalbench.metrics.breakdowns import breakdowns, confusion_matrix, response_distribution
+from refusalbench.errors import UserError
 from refusalbench.metrics.definitions import HEADLINE, MULTI_PASSAGE, REFUSAL_RATE_BY_INTENSITY, Metric, undefined_reason
 from refusalbench.metrics.intervals import group_sums, percentile_interval, resample_counts, wilson
 from refusalbench.metrics.prepare import RULE, RULE_ID, Prepared, prepare
@@ -80,6 +82,15 @@ def _with_calibration(p: Prepared) -> tuple[np.ndarray, list[str]]:
     return np.hstack([p.stats, cols]), list(p.stat_names) + names
 
 
+def _official_calibration(block: dict, p: Prepared) -> dict:
+    """Replace the 5-bin ECE figures by the official figure code's (bin midpoints, its denominators)."""
+    answerable = p.rows["answerable"].to_numpy(dtype=bool)
+    values = official.ece_split(p.confidence, p.official_correct.astype(bool), answerable, cal.FIVE_BIN_EDGES)
+    block["ece_5bin"] = {"value": values.pop("ece_5bin"), "ci_low": None, "ci_high": None, "n": block["n"]}
+    block.update(values)
+    return block
+
+
 def _calibration_block(p: Prepared, point, boot, names, level) -> dict:
     if p.confidence is None:
         return {"available": False, "reason": "no stated confidence (no 'confidence' column or no values)"}
@@ -126,8 +137,16 @@ def compute_metrics(
     correct_score: float = 4,
     meta: Optional[dict] = None,
     include_cluster_sums: bool = True,
+    convention: str = "strict",
 ) -> dict:
-    """All metrics of one model on one benchmark (a labels table in the CONTRACT.md schema)."""
+    """All metrics of one model on one benchmark (a labels table in the CONTRACT.md schema).
+
+    `convention`: ``strict`` (the project's rule, `prepare.RULE`) or ``official`` (the paper's figure
+    code, `official.RULE`) decides the headline metrics, breakdowns and ECE split; ``conventions``
+    carries the headline metrics under both, so a reader can see where the choice matters.
+    """
+    if convention not in official.CONVENTIONS:
+        raise UserError(f"The scoring convention must be one of {', '.join(official.CONVENTIONS)}, got {convention!r}.")
     p = labels if isinstance(labels, Prepared) else prepare(labels, correct_score=correct_score)
     stats, names = _with_calibration(p)
     n_clusters = len(p.cluster_ids)
@@ -135,14 +154,26 @@ def compute_metrics(
     point = cluster.sum(axis=0)
     boot = resample_counts(n_clusters, n_resamples, seed) @ cluster if n_resamples > 0 else None
 
-    out: dict = metric_entries(HEADLINE, point, names, level, p.quality_reason, boot)
+    both = {
+        "strict": metric_entries(HEADLINE, point, names, level, p.quality_reason, boot),
+        "official": metric_entries(official.HEADLINE, point, names, level, p.quality_column_reason, boot),
+    }
+    out: dict = dict(both[convention])
     out["refusal_rate_by_intensity"] = metric_entries(REFUSAL_RATE_BY_INTENSITY, point, names, level, None, boot)
     if p.has_multi_passage:
         out["multi_passage"] = metric_entries(MULTI_PASSAGE, point, names, level, None, boot)
-    out["breakdowns"] = breakdowns(p, level)
+    out["breakdowns"] = breakdowns(p, level, convention)
     out["confusion_matrix"] = confusion_matrix(p)
     out["response_distribution"] = response_distribution(p)
     out["calibration"] = _calibration_block(p, point, boot, names, level)
+    if convention == "official" and out["calibration"].get("available"):
+        out["calibration"] = _official_calibration(out["calibration"], p)
+    other = "strict" if convention == "official" else "official"
+    per_class = breakdowns(p, level, other, dims=("perturbation_class",)).get("perturbation_class")
+    out["conventions"] = {
+        convention: both[convention],
+        other: {**both[other], **({"breakdowns": {"perturbation_class": per_class}} if per_class else {})},
+    }
     get = getter(point, names)
     out["counts"] = {
         "total_instances": len(p.rows),
@@ -164,8 +195,9 @@ def compute_metrics(
         "cluster_column": p.cluster_column,
         "n_clusters": n_clusters,
         "answer_correct_threshold": correct_score,
-        "truncated_unscored_rule": RULE_ID,
-        "truncated_unscored_rule_text": RULE,
+        "convention": convention,
+        "truncated_unscored_rule": official.RULE_ID if convention == "official" else RULE_ID,
+        "truncated_unscored_rule_text": official.RULE if convention == "official" else RULE,
         "items_sha256": p.items_sha256,
         **(meta or {}),
     }

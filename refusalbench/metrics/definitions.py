@@ -50,6 +50,7 @@ class Metric:
     successes: Optional[Callable[[Get], np.ndarray]] = None  # set for proportions → Wilson interval
     requires: tuple[str, ...] = ()  # stats that must exist (else the metric is not reported)
     needs_quality: bool = False
+    empty_zero: bool = False  # official convention: an empty denominator gives 0, not "undefined"
 
     @property
     def is_proportion(self) -> bool:
@@ -167,10 +168,16 @@ BREAKDOWN: tuple[Metric, ...] = tuple(
 )
 
 
+#: Per-class refusal rate: over the class's unanswerable (MEDIUM+HIGH) items only, as the official per-class figure.
+REFUSAL_RATE_UNANSWERABLE = _proportion("refusal_rate", lambda g: g("unans_refusal"), lambda g: g("n_unans"), NO_U)
+
+
 def undefined_reason(metric: Metric, get: Get, quality_reason: Optional[str]) -> Optional[str]:
     """Why `metric` has no value on the (point-estimate) sums `get`, or None if it has one."""
     if metric.needs_quality and quality_reason:
         return quality_reason
+    if metric.empty_zero:
+        return None if np.isfinite(metric.value(get)[0]) else metric.undefined
     if metric.name == "calibrated_refusal_score":
         if not get("n_ans")[0] > 0:
             return "answer accuracy is undefined: " + NO_A

@@ -1,26 +1,26 @@
 """Normalising label cells (predicted and ground-truth) to the project's vocabulary.
 
 These functions read a *label* — the content of a label column such as ``model_predicted_type`` —
-not a raw model output (that is the judge's job). They tolerate case, markdown markup, quotes,
-brackets, trailing punctuation, hyphens or spaces instead of underscores and the paper's short code
-names (``REFUSE_MISSING`` …). The original evaluator's error sentinel ``ERROR`` (and an empty cell)
-becomes ``unscored``; ``ANSWER_CORRECTLY`` written as a prediction means an answer attempt.
-A predicted label that matches nothing is ``unscored`` and counted, never guessed.
+not a raw model output (that is the judge's job), with the code normaliser the judge uses
+(`refusalbench.judging.codes`). Under the ``strict`` convention they tolerate case, markdown markup,
+quotes, brackets, trailing punctuation, hyphens or spaces instead of underscores and the paper's
+short code names (``REFUSE_MISSING`` …). The original evaluator's error sentinel ``ERROR`` (and an
+empty cell) becomes ``unscored``; ``ANSWER_CORRECTLY`` written as a prediction means an answer
+attempt. A predicted label that matches nothing (``REFUSE_NONE``) is ``unscored`` and counted, never
+guessed. The ``official`` convention reads the raw strings instead (see `refusalbench.metrics.official`).
 """
 
 from __future__ import annotations
 
-import re
-
 import pandas as pd
 
 from refusalbench.errors import UserError
+from refusalbench.judging.codes import CODE_NAMES, normalise_token, strip_wrapping
 from refusalbench.taxonomy import (
     ANSWER_ATTEMPT,
     ANSWER_CORRECTLY,
     CLASS_TO_CODE,
     GROUND_TRUTH_LABELS,
-    REFUSAL_CODES,
     SHORT_CODES,
     TRUNCATED,
     UNSCORED,
@@ -28,8 +28,7 @@ from refusalbench.taxonomy import (
 
 
 _PREDICTED: dict[str, str] = {
-    **{code: code for code in REFUSAL_CODES},
-    **SHORT_CODES,
+    **CODE_NAMES,
     "ANSWER_ATTEMPT": ANSWER_ATTEMPT,
     ANSWER_CORRECTLY: ANSWER_ATTEMPT,
     "ANSWER": ANSWER_ATTEMPT,
@@ -43,15 +42,12 @@ _GROUND_TRUTH: dict[str, str] = {
     **{short: long for short, long in SHORT_CODES.items() if long in CLASS_TO_CODE.values()},
 }
 
-_MARKUP = re.compile(r"[\s*`'\"\[\](){}<>.,;:!?]+")
-_SEPARATORS = re.compile(r"(?:\\_|[-\s_])+")
 
 
 def _clean(value) -> str:
     if value is None or (not isinstance(value, str) and pd.isna(value)):
         return ""
-    text = _MARKUP.sub(" ", str(value)).strip()
-    return _SEPARATORS.sub("_", text).upper()
+    return normalise_token(strip_wrapping(str(value)))
 
 
 def normalise_predicted(values: pd.Series) -> tuple[pd.Series, int]:

@@ -35,6 +35,7 @@ def score_by_model(
     level: float = 0.95,
     correct_score: float = 4,
     meta: Optional[dict] = None,
+    convention: str = "strict",
 ) -> dict[str, dict]:
     """Metrics per model (and per reasoning budget when a model has several) → {name: metrics}."""
     labels = labels.reset_index(drop=True)
@@ -52,7 +53,8 @@ def score_by_model(
             label = f"{name} [budget {b}]" if split else str(name)
             run_budget = b if split else (budgets[0] if budgets else None)
             run_meta = {**(meta or {}), "model": str(name), "reasoning_budget": run_budget}
-            results[label] = compute_metrics(labels.loc[part], n_resamples, seed, level, correct_score, run_meta)
+            results[label] = compute_metrics(labels.loc[part], n_resamples, seed, level, correct_score, run_meta,
+                                            convention=convention)
     return results
 
 

@@ -18,9 +18,15 @@ eligibility / factuality_all / factuality_relevant
                             eligibility(_score), unadjusted_factuality_score / factuality_all,
                             raf_score / factuality_relevant
 confidence                  confidence (0–1, or 0–100 read as percent), confidence_level (5 levels)
+refusal_match_correct       refusal_match_correct (the evaluator's own exact-match verdict)
 ==========================  ====================================================================
 
-Labels are normalised (case, markup, short code names; ``ERROR`` → unscored) by `labels`.
+The predicted and ground-truth labels are also kept as written (``predicted_label_raw``,
+``expected_rag_behavior_raw``): the ``strict`` convention normalises them (case, markup, short code
+names; ``ERROR`` → unscored, see `labels`), the ``official`` convention compares the raw strings and
+uses ``refusal_match_correct`` when the file has it (see `official`). A GaRAGe file without an answer
+score gets ``answer_correct`` from ``raf_score`` (the relevance-aware factuality flag, spec E.5), so its
+answer accuracy is the official ``garage_raf`` (mean RAF over answerable items, refusals 0).
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "factuality_all": ("factuality_all", "unadjusted_factuality_score"),
     "factuality_relevant": ("factuality_relevant", "raf_score"),
     "reasoning_budget": ("reasoning_budget",),
+    "refusal_match_correct": ("refusal_match_correct",),
 }
 REQUIRED = ("expected_rag_behavior", "predicted_label")
 
@@ -87,12 +94,17 @@ def to_labels(df: pd.DataFrame, source: str = "predictions") -> pd.DataFrame:
         if found is None:
             continue
         out[target] = df[found].to_numpy()
+    out["predicted_label_raw"] = out["predicted_label"]
+    out["expected_rag_behavior_raw"] = out["expected_rag_behavior"]
     _warn_unknown_labels(out["predicted_label"], source)
     for flag in ("eligibility", "factuality_all", "factuality_relevant"):
         if flag in out.columns:
             numeric = pd.to_numeric(out[flag], errors="coerce")
             if numeric.notna().sum() == out[flag].notna().sum():  # 0/1 scores → booleans
                 out[flag] = pd.array(np.where(numeric.isna(), None, numeric >= 0.5), dtype="boolean")
+    has_quality = "answer_quality_score" in out.columns or "answer_correct" in out.columns
+    if not has_quality and "factuality_relevant" in out.columns:
+        out["answer_correct"] = out["factuality_relevant"]
     conf = _confidence(df)
     if conf is not None:
         out["confidence"] = conf.to_numpy()

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from refusalbench.errors import UserError
+from refusalbench.metrics import official
 from refusalbench.metrics.labels import normalise_ground_truth, normalise_predicted
 from refusalbench.taxonomy import (
     ANSWER_ATTEMPT,
@@ -87,6 +88,8 @@ class Prepared:
     has_multi_passage: bool
     confidence: Optional[np.ndarray]  # items, NaN where absent; None when no column/values
     notes: dict = field(default_factory=dict)
+    official_correct: Optional[np.ndarray] = None  # per item, correctness as the official figure code reads it
+    quality_column_reason: Optional[str] = None  # set when no quality column exists at all
 
     def column(self, name: str) -> np.ndarray:
         return self.stats[:, self.stat_names.index(name)]
@@ -114,14 +117,18 @@ def _bool_column(df: pd.DataFrame, name: str) -> Optional[pd.Series]:
 
 
 def _answer_correct(df: pd.DataFrame, correct_score: float) -> tuple[pd.Series, bool]:
-    """Per-item answer correctness (nullable) and whether any quality source column exists."""
+    """Per-item answer correctness (nullable) and whether any quality source column exists.
+
+    A stored 1–5 quality score decides against `correct_score` (so re-scoring with another
+    ``judge.correct_score`` changes the result); ``answer_correct`` fills the items without a score.
+    """
     correct = _bool_column(df, "answer_correct")
     present = correct is not None
     if "answer_quality_score" in df.columns:
         present = True
         score = pd.to_numeric(df["answer_quality_score"], errors="coerce")
         from_score = pd.Series(pd.array(np.where(score.isna(), None, score >= correct_score), dtype="boolean"), index=df.index)
-        correct = from_score if correct is None else correct.fillna(from_score)
+        correct = from_score if correct is None else from_score.fillna(correct)
     if correct is None:
         correct = pd.Series(pd.array([None] * len(df), dtype="boolean"), index=df.index)
     return correct, present
@@ -210,6 +217,10 @@ def prepare(df: pd.DataFrame, correct_score: float = 4) -> Prepared:
         if finite.size and (finite.min() < 0 or finite.max() > 1):
             raise UserError(f"Column 'confidence' must hold probabilities in [0, 1]; found values from {finite.min():g} to {finite.max():g}.")
 
+    off = official.official_rows(df, correct)
+    official_correct = off.pop("_correct")
+    columns.update(off)
+
     codes, cluster_ids, cluster_column = _clusters(df)
     rows = pd.DataFrame({"id": df["id"].astype(str) if "id" in df.columns else pd.Series(range(len(df))).astype(str)})
     rows["source_id"] = [cluster_ids[c] for c in codes]
@@ -228,4 +239,8 @@ def prepare(df: pd.DataFrame, correct_score: float = 4) -> Prepared:
     notes = {"unrecognised_labels": n_unknown, "answerable_attempts_unjudged": int(ans_unjudged.sum())}
     gt_code = gt.map({label: i for i, label in enumerate(GROUND_TRUTH_LABELS)}).to_numpy(dtype=np.intp)
     pred_code = pred.map({label: i for i, label in enumerate(PREDICTION_LABELS)}).to_numpy(dtype=np.intp)
-    return Prepared(rows, gt_code, pred_code, outcome_code, stats, names, codes, cluster_ids, cluster_column, has_quality, quality_reason, has_mp, confidence, notes)
+    return Prepared(
+        rows, gt_code, pred_code, outcome_code, stats, names, codes, cluster_ids, cluster_column, has_quality,
+        quality_reason, has_mp, confidence, notes, official_correct,
+        quality_reason if not has_quality_column else None,
+    )

@@ -9,6 +9,7 @@ from typing import Optional
 
 import pandas as pd
 
+from refusalbench.metrics.official import convention_differences
 from refusalbench.metrics.prepare import RULE
 from refusalbench.report import plots, rq3, tables
 from refusalbench.report.collect import expand
@@ -57,9 +58,13 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
     _csv(head, out, "headline.csv", written)
     first_meta = next(iter(runs.values()), {}).get("meta", {})
     benchmarks = sorted({str(m.get("meta", {}).get("benchmark")) for m in runs.values()})
+    conventions = sorted({str(m.get("meta", {}).get("convention") or "strict") for m in runs.values()})
     md += [
         f"{len(runs)} run(s) on {', '.join(benchmarks)}. Intervals: 95% percentile bootstrap over source questions "
-        f"({first_meta.get('n_resamples')} resamples, seed {first_meta.get('seed')}); Wilson intervals in the CSV files.",
+        f"({first_meta.get('n_resamples')} resamples, seed {first_meta.get('seed')}); "
+        "Wilson intervals in the CSV files. "
+        f"Scoring convention: {', '.join(conventions)} (see the last section; the comparison with the paper's "
+        "numbers always uses the official convention).",
         "",
         "## Headline metrics (best refusal accuracy first)",
         "",
@@ -74,6 +79,13 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
         md += _figure(plots.ranking(head, out / "figures" / "refusal_accuracy_ranking.png"), out, "Refusal-accuracy ranking", written)
         md += _figure(plots.dashboard(head, out / "figures" / "calibrated_refusal_dashboard.png"), out, "Calibrated-refusal dashboard", written)
         md += _figure(plots.detection_vs_categorisation(head, out / "figures" / "detection_vs_categorisation.png"), out, "Detection vs categorisation", written)
+
+    differ = pd.DataFrame([{"run": run, **row} for run, m in runs.items() for row in convention_differences(m)])
+    if not differ.empty:
+        _csv(differ, out, "convention_differences.csv", written)
+        md += ["### Where the scoring conventions differ", "",
+               "Headline metrics whose strict and official values differ by more than the half-width of the reported "
+               "interval: both are shown.", "", tables.to_markdown(differ), ""]
 
     paired = tables.paired_differences(runs, head)
     if not paired.empty:
@@ -146,7 +158,10 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
         else:
             md += [tables.to_markdown(comparison, ["run", "paper_model", "paper_metric", "ours", "ours_ci_low", "ours_ci_high", "paper", "paper_location", "note"]), ""]
 
-    md += ["## Scoring rule for truncated and unscored responses", "", RULE, ""]
+    rules = {str(m.get("meta", {}).get("truncated_unscored_rule_text") or RULE) for m in runs.values()}
+    md += ["## Scoring convention and the rule for truncated, unscored and ERROR responses", ""]
+    for rule in sorted(rules):
+        md += [rule, ""]
     md += glossary_markdown()
     report = out / "report.md"
     report.write_text("\n".join(md), encoding="utf-8")

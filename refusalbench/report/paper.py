@@ -4,8 +4,10 @@ A run matches a paper row when the benchmark agrees (NQ / GaRAGe), the model id 
 paper's model name through `PAPER_MODEL_PATTERNS` (e.g. ``claude-sonnet-4`` or
 ``bedrock/us.anthropic.claude-sonnet-4-20250514-v1:0`` ↔ ``Claude-4-Sonnet``; other names by
 letters and digits alone), and the thinking budget agrees (a paper row "X (N thinking tokens)"
-needs budget N; a plain row matches budget 0 or unset). Paper values are shown as printed; the
-``note`` column carries the paper's own caveats (some of its statements disagree).
+needs budget N; a plain row matches budget 0 or unset). Our numbers are taken under the official
+scoring convention (the metrics' ``conventions.official`` block) whenever the metrics carry it.
+Paper values are shown as printed; the ``note`` column carries the paper's own caveats (some of its
+statements disagree).
 """
 
 from __future__ import annotations
@@ -89,7 +91,9 @@ def our_number(m: dict, paper_metric: str) -> Optional[tuple[str, Optional[float
     override = GARAGE_OVERRIDES.get(paper_metric)
     if override and m.get("meta", {}).get("benchmark") == "GaRAGe" and _walk(m, override):
         path = override
-    node = _walk(m, path)
+    official = (m.get("conventions") or {}).get("official")  # the paper's numbers come from the official code
+    node = _walk(official, path) if official else None
+    node = node if node is not None else _walk(m, path)
     if isinstance(node, dict):
         return path, node.get("value"), node
     value = node if isinstance(node, (int, float)) and not isinstance(node, bool) else None

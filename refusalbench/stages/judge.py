@@ -4,17 +4,20 @@ Reads `outputs.parquet` only, so it can be re-run on stored outputs without call
 model. Per output, in order:
 
 1. the confidence variant's ``CONFIDENCE: NN`` line is parsed into `confidence` and removed;
-2. layer 1 (refusalbench.judging.rules): a failed call → ``unscored``; an empty or truncated
-   output → ``truncated``; an output containing a refusal code → that code (`label_source` rule);
+2. layer 1 (refusalbench.judging.rules): a failed call → ``unscored``; an empty output →
+   ``truncated``; an output that is a refusal code, or begins with one followed by an explanation
+   (also when truncated after the code) → that code (`label_source` rule); another truncated output →
+   ``truncated``;
 3. the rest are answer attempts or plain-language refusals:
    - ``judge.kind=llm``: the judge model (temperature 0, JSON) classifies them and rates the answer
      (single-passage 1–5, correct when ≥ ``judge.correct_score``; multi-passage eligibility and
      factuality flags, correct when factuality against the relevant passages is 1). An unreadable
      verdict is re-asked once, then the item is ``unscored`` with the reason.
-   - ``judge.kind=deterministic``: an approximation offline. A plain-language refusal cannot be told
-     from an answer without a model, so every non-code output counts as an answer attempt; it is
-     correct when its normalised exact match or token F1 (best over the reference answers) reaches
-     ``judge.f1_threshold``.
+   - ``judge.kind=deterministic``: an approximation offline. Plain-language refusals ("the passage
+     does not say…") are recognised by `refusalbench.judging.refusal_detector` and get the code their
+     reason words fit best (else REFUSE_OTHER; `label_source` detector); every other output is an
+     answer attempt, correct when its normalised exact match or token F1 (best over the reference
+     answers) reaches ``judge.f1_threshold``.
 
 Exact match and F1 are recorded for every answer attempt with references, whichever judge runs.
 The judge model never receives the item's expected label.
@@ -36,6 +39,7 @@ from refusalbench.judging.confidence import parse_confidence
 from refusalbench.evaluation import output_key
 from refusalbench.judging.judge_prompt import JUDGE_TOKENS_ESTIMATE, judge_prompt, references, row_is_multi
 from refusalbench.judging.llm_judge import REASK, Verdict, VerdictError, parse_verdict
+from refusalbench.judging.refusal_detector import detect_refusal
 from refusalbench.judging.rules import classify
 from refusalbench.prompts import template_version
 from refusalbench.rows import is_missing
@@ -166,6 +170,9 @@ def label_outputs(ctx: RunContext, outputs: pd.DataFrame) -> pd.DataFrame:
         if decision is not None:
             label.update(predicted_label=decision.label, label_source="rule", judge_reason=decision.reason)
             note = None if decision.label in (UNSCORED, TRUNCATED) else note
+        elif cfg.kind == "deterministic" and (found := detect_refusal(raw)) is not None:
+            label.update(predicted_label=found.code, label_source="detector",
+                         judge_reason=f"plain-language refusal ({found.cue!r})")
         else:
             refs = references(row, multi)
             _with_match(label, refs, cfg.f1_threshold, decide=cfg.kind == "deterministic")

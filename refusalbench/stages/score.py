@@ -5,6 +5,8 @@ see `refusalbench.metrics.predictions`), else the run directory's ``labels.parqu
 Output: ``metrics.json`` in the run directory (and at ``score.output`` when set) and
 ``metrics_by_model.csv`` beside each. One model → the metrics object itself; several models (or
 reasoning budgets) in one table → ``{"models": …, "paired_differences": …, "meta": …}``.
+``score.convention`` picks the scoring convention of the headline numbers: ``strict`` (default) or
+``official`` (exactly the paper's figure code; see `refusalbench.metrics.official`).
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ def run(ctx: RunContext) -> None:
         "benchmark": benchmark_name(ctx, labels, bool(cfg.predictions)),
         "dataset_kind": None if cfg.predictions else ctx.cfg.dataset.kind,
         "judge": None if cfg.predictions else ctx.cfg.judge.kind,
+        "convention": str(cfg.convention),
     }
     if "reasoning_budget" not in labels.columns and not cfg.predictions:
         labels = labels.assign(reasoning_budget=ctx.cfg.reasoning.budget_tokens)
@@ -75,6 +78,7 @@ def run(ctx: RunContext) -> None:
         level=cfg.confidence_level,
         correct_score=ctx.cfg.judge.correct_score,
         meta=meta,
+        convention=str(cfg.convention),
     )
     metrics = combine(results, meta)
     table = summary_table(results)
@@ -88,7 +92,8 @@ def run(ctx: RunContext) -> None:
     ctx.outputs["metrics_by_model"] = str(_summary_path(targets[-1]))
     for name, m in results.items():
         ra, aa, crs = (m[k]["value"] for k in ("refusal_accuracy", "answer_accuracy", "calibrated_refusal_score"))
-        log.info("scored %s: refusal accuracy %s, answer accuracy %s, CRS %s", name, _fmt(ra), _fmt(aa), _fmt(crs))
+        log.info("scored %s (%s convention): refusal accuracy %s, answer accuracy %s, CRS %s", name, cfg.convention,
+                 _fmt(ra), _fmt(aa), _fmt(crs))
 
 
 def _fmt(value) -> str:

@@ -100,8 +100,14 @@ def test_released_garage_shapes_and_rule(tmp_path, caplog):
         "question_category": "Law & Government", "question_complexity": "Simple",
         "verifier_votes": {"claude": "PASS", "nova": "PASS", "gpt": "PASS", "deepseek": "PASS"},
     }
+    path = write_jsonl(tmp_path / "g.jsonl", [row])
     with caplog.at_level("WARNING"):
-        result = load_benchmark(cfg("refusalbench_garage", write_jsonl(tmp_path / "g.jsonl", [row])))
+        stored = load_benchmark(cfg("refusalbench_garage", path)).table.iloc[0]
+    assert stored.expected_rag_behavior == "ANSWER_CORRECTLY"  # the stored label is respected
+    assert "stored label is used" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        result = load_benchmark(cfg("refusalbench_garage", path, recompute_labels=True))
     item = result.table.iloc[0]
     assert item.expected_rag_behavior == "REFUSE_CONTRADICTORY_CONTEXT"
     assert result.counts["behavior_disagreements"] == 1 and "disagrees" in caplog.text
@@ -118,12 +124,13 @@ def test_bad_benchmark_rows(tmp_path):
         dict(good[0], id="x2", intensity="EXTREME"),
         dict(good[0], id="x3", perturbed_context=""),
         dict(good[0], id="x4", verifier_votes="not json"),
+        dict(good[0], id="x5", expected_rag_behavior="REFUSE_NONE"),  # not a ground-truth label
         dict(good[1]),  # duplicate id
     ]
     path = write_jsonl(tmp_path / "b.jsonl", good + bad)
     result = load_benchmark(cfg("refusalbench_nq", path))
-    assert len(result.table) == 3 and result.skipped == 5
-    with pytest.raises(DataError, match="5 bad record"):
+    assert len(result.table) == 3 and result.skipped == 6
+    with pytest.raises(DataError, match="6 bad record"):
         load_benchmark(cfg("refusalbench_nq", path, strict=True))
     multi = garage_items().to_dict(orient="records")
     multi[0]["grounding"] = ["ok"] * 9 + [7]

@@ -56,3 +56,12 @@ def test_no_references_allows_missing_score():
 def test_extract_skips_non_object_braces():
     assert extract_json_object('see {oops} then {"a": 1}') == {"a": 1}
 
+
+
+def test_classification_read_with_the_shared_code_normaliser():
+    v = parse_verdict('{"classification": "REFUSE_INFO_MISSING_IN_CONTEXT (the passage lacks the year)"}', False)
+    assert v.classification == "REFUSE_INFO_MISSING_IN_CONTEXT"
+    assert parse_verdict('{"classification": "refuse-missing"}', False).classification == "REFUSE_INFO_MISSING_IN_CONTEXT"
+    for unknown in ("REFUSE_NONE", "REFUSE_CONTRADICTORY_QUERY"):  # unlisted codes are re-asked, never guessed
+        with pytest.raises(VerdictError, match="neither"):
+            parse_verdict('{"classification": "%s"}' % unknown, False)

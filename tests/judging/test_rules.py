@@ -1,14 +1,14 @@
-"""Layer-1 rule: refusal codes found in raw outputs, tolerant of case, markup and preambles."""
+"""Layer-1 rule: a code decides only when the output is one, or begins with one and explains."""
 
 from __future__ import annotations
 
 import pytest
 
-from refusalbench.judging.rules import classify, classify_codes, find_codes
-from refusalbench.taxonomy import REFUSAL_CODES, TRUNCATED, UNSCORED
+from refusalbench.judging.codes import bare_label, code_name, code_tokens
+from refusalbench.judging.rules import classify
+from refusalbench.taxonomy import ANSWER_ATTEMPT, REFUSAL_CODES, TRUNCATED, UNSCORED
 
-CASES = [
-    # (raw output, expected label or None when the rule cannot settle it)
+DECIDED = [
     ("REFUSE_INFO_MISSING_IN_CONTEXT", "REFUSE_INFO_MISSING_IN_CONTEXT"),
     ("Refuse_INFO_MISSING_IN_CONTEXT", "REFUSE_INFO_MISSING_IN_CONTEXT"),
     ("refuse_info_missing_in_context", "REFUSE_INFO_MISSING_IN_CONTEXT"),
@@ -19,18 +19,36 @@ CASES = [
     ('"REFUSE_GRANULARITY_MISMATCH"', "REFUSE_GRANULARITY_MISMATCH"),
     ("REFUSE_NONFACTUAL_QUERY.", "REFUSE_NONFACTUAL_QUERY"),
     ("Answer: REFUSE_NONFACTUAL_QUERY", "REFUSE_NONFACTUAL_QUERY"),
-    ("After reading the passage, the date is not given.\n\nREFUSE_INFO_MISSING_IN_CONTEXT",
-     "REFUSE_INFO_MISSING_IN_CONTEXT"),
+    ("**ANSWER:** REFUSE_OTHER", "REFUSE_OTHER"),
     ("_REFUSE_OTHER_", "REFUSE_OTHER"),
     (r"REFUSE\_INFO\_MISSING\_IN\_CONTEXT", "REFUSE_INFO_MISSING_IN_CONTEXT"),
     ("REFUSE-AMBIGUOUS-QUERY", "REFUSE_AMBIGUOUS_QUERY"),
     ("  \n REFUSE_OTHER \n", "REFUSE_OTHER"),
     ("REFUSE_MISSING", "REFUSE_INFO_MISSING_IN_CONTEXT"),  # the paper's short form
     ("REFUSE_CONTRADICTORY", "REFUSE_CONTRADICTORY_CONTEXT"),
-    ("REFUSE_UNSAFE_REQUEST", "REFUSE_OTHER"),  # an unlisted code-like token
-    ("REFUSE_AMBIGUOUS_QUERY or REFUSE_OTHER", "REFUSE_AMBIGUOUS_QUERY"),  # first one wins
-    ("REFUSE_OTHER ... actually REFUSE_FALSE_PREMISE_IN_QUERY", "REFUSE_OTHER"),
-    # negatives: no code, the rule does not settle them
+    ("REFUSE_INFO_MISSING_IN_CONTEXT\n\nThe passage never gives the year.", "REFUSE_INFO_MISSING_IN_CONTEXT"),
+    ("REFUSE_FALSE_PREMISE_IN_QUERY - the context says he never won it.", "REFUSE_FALSE_PREMISE_IN_QUERY"),
+    ("REFUSE_OTHER REFUSE_OTHER", "REFUSE_OTHER"),  # the same code twice
+]
+
+TO_JUDGE = [
+    # codes mentioned inside an answer or after a preamble
+    ("After reading the passage, the date is not given.\n\nREFUSE_INFO_MISSING_IN_CONTEXT", None),
+    ("Based on the context: REFUSE_OTHER", None),
+    ("The answer is 1912; no REFUSE_AMBIGUOUS_QUERY is needed.", None),
+    # negated codes
+    ("REFUSE_AMBIGUOUS_QUERY does not apply: the answer is Paris.", None),
+    ("REFUSE_OTHER is not appropriate here. The answer is 4.", None),
+    # parroted lists and several codes
+    ("REFUSE_AMBIGUOUS_QUERY, REFUSE_CONTRADICTORY_CONTEXT, REFUSE_INFO_MISSING_IN_CONTEXT", None),
+    ("REFUSE_AMBIGUOUS_QUERY or REFUSE_OTHER", None),
+    ("REFUSE_OTHER ... actually REFUSE_FALSE_PREMISE_IN_QUERY", None),
+    # invented codes and codes continued by "_"
+    ("REFUSE_NONE", None),
+    ("REFUSE_UNSAFE_REQUEST", None),
+    ("REFUSE_CONTRADICTORY_QUERY", None),
+    ("REFUSE_INFO_MISSING_IN_CONTEXT_AND_QUERY", None),
+    # prose
     ("I refuse to believe the context is wrong; the answer is 1912.", None),
     ("The answer is Paris.", None),
     ("I must refuse: the passage does not say.", None),
@@ -42,11 +60,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("output,expected", CASES)
+@pytest.mark.parametrize("output,expected", DECIDED + TO_JUDGE)
 def test_rule_cases(output, expected):
     decision = classify(output)
     if expected is None:
-        assert decision is None
+        assert decision is None, decision
     else:
         assert decision is not None and decision.label == expected
 
@@ -57,29 +75,32 @@ def test_every_code_matches_itself(code):
     assert classify(code.lower()).label == code
 
 
-def test_several_codes_noted():
-    d = classify_codes("REFUSE_AMBIGUOUS_QUERY, or maybe REFUSE_OTHER")
-    assert d.label == "REFUSE_AMBIGUOUS_QUERY"
-    assert "several codes" in d.reason
-    same = classify_codes("REFUSE_OTHER REFUSE_OTHER")
-    assert "several codes" not in same.reason
+def test_reason_says_bare_or_explained():
+    assert classify("**REFUSE_OTHER**.").reason == "output is a refusal code"
+    assert "followed by an explanation" in classify("REFUSE_OTHER: nothing fits").reason
+    assert "read as REFUSE_INFO_MISSING_IN_CONTEXT" in classify("REFUSE_MISSING").reason
 
 
-def test_preamble_noted():
-    d = classify_codes("Based on the context: REFUSE_OTHER")
-    assert "longer output" in d.reason
-    assert "longer output" not in classify_codes("**REFUSE_OTHER**.").reason
-
-
-def test_longest_code_wins_over_short_form():
-    hits = find_codes("REFUSE_INFO_MISSING_IN_CONTEXT")
-    assert [h.code for h in hits] == ["REFUSE_INFO_MISSING_IN_CONTEXT"]
-
-
-def test_precedence_error_truncated_before_codes():
+def test_precedence_error_then_empty_then_code_then_truncated():
     assert classify("REFUSE_OTHER", error="APIError: boom").label == UNSCORED
-    assert "APIError" in classify("x", error="APIError: boom").reason
-    assert classify("REFUSE_OTHER", truncated=True).label == TRUNCATED
-    assert classify("").label == TRUNCATED
-    assert classify(None).label == TRUNCATED
     assert classify("   ").label == TRUNCATED
+    assert classify("The answer is", truncated=True).label == TRUNCATED
+    assert classify("The answer is 4.", truncated=False) is None
+
+
+def test_truncated_output_that_begins_with_a_complete_code_gets_it():
+    d = classify("REFUSE_INFO_MISSING_IN_CONTEXT\nThe passage does not mention the ye", truncated=True)
+    assert d.label == "REFUSE_INFO_MISSING_IN_CONTEXT" and "truncated" in d.reason
+    assert classify("REFUSE_INFO_MISSING_IN_CONTEXT", truncated=True).label == "REFUSE_INFO_MISSING_IN_CONTEXT"
+    # cut inside the code, or at a short name that may be the start of a longer code
+    assert classify("REFUSE_INFO_MISS", truncated=True).label == TRUNCATED
+    assert classify("REFUSE_INFO_MISSING", truncated=True).label == TRUNCATED
+
+
+def test_shared_normaliser():
+    assert code_name("refuse-info-missing") == "REFUSE_INFO_MISSING_IN_CONTEXT"
+    assert code_name("REFUSE_NONE") is None
+    assert bare_label("  **Answer_Attempt** ") == ANSWER_ATTEMPT
+    assert bare_label("`refuse other`.") == "REFUSE_OTHER"
+    assert bare_label("REFUSE_OTHER because") is None
+    assert code_tokens("no REFUSE_NONE here, nor refuse_other; I refuse to") == ["REFUSE_NONE", "REFUSE_OTHER"]

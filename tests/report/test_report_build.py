@@ -28,7 +28,7 @@ def test_report_writes_markdown_tables_and_figures(tmp_path):
     assert head["refusal_accuracy"].is_monotonic_decreasing
     paired = pd.read_csv(out / "paired_differences.csv")
     assert set(paired["reference"]) == {head["run"].iloc[0]}
-    assert "Scoring rule for truncated and unscored" in text
+    assert "Scoring convention and the rule for truncated, unscored and ERROR responses" in text
 
 
 def test_paper_numbers_beside_ours(tmp_path):

@@ -76,8 +76,9 @@ def test_deterministic_end_to_end(tmp_path, test_server):
     for marker, label in NQ_EXPECTED_RULE.items():
         assert lab.loc[marker, "predicted_label"] == label and lab.loc[marker, "label_source"] == "rule"
     assert "evaluation call failed" in lab.loc["e1", "judge_reason"]
-    # plain-language refusals count as answer attempts under the deterministic judge
-    assert lab.loc["r3", "predicted_label"] == "answer_attempt"
+    # plain-language refusals are recognised offline and get the code their reason words fit
+    assert lab.loc["r3", "predicted_label"] == "REFUSE_INFO_MISSING_IN_CONTEXT"
+    assert lab.loc["r3", "label_source"] == "detector" and "plain-language refusal" in lab.loc["r3", "judge_reason"]
     assert lab.loc["a1", "answer_correct"] and lab.loc["a1", "answer_em"] and lab.loc["a1", "answer_f1"] == 1.0
     assert not lab.loc["a2", "answer_correct"] and lab.loc["a2", "answer_f1"] < 0.5
     assert lab.loc["a3", "answer_correct"] and not lab.loc["a3", "answer_em"]  # F1 4/7 >= 0.5
