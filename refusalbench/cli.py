@@ -99,14 +99,35 @@ def run_pipeline(cfg: RefusalBenchConfig, run_dir: Path) -> RunContext:
     """Run the configured stages in order; returns the context (with the paths written)."""
     ctx = RunContext(cfg=cfg, run_dir=run_dir)
     modules = [(name, load_stage(name)) for name in ordered_stages(cfg.pipeline.stages)]
+    finished: list[str] = []
+    name = ""
     try:
         for name, module in modules:
             log.info("stage %s: start", name)
             module.run(ctx)
             log.info("stage %s: done", name)
+            finished.append(name)
+    except KeyboardInterrupt:
+        raise RunInterrupted(interrupted_note(ctx, finished, name)) from None
     finally:
         ctx.close()
     return ctx
+
+
+class RunInterrupted(Exception):
+    """Ctrl-C during a stage; the message says what finished and how to resume."""
+
+
+def interrupted_note(ctx: RunContext, finished: list[str], stage: str) -> str:
+    """One line: the stages done, the model calls finished (all cached), how to resume."""
+    done = f"stages done: {', '.join(finished)}; " if finished else ""
+    calls = ""
+    if ctx._llm is not None:
+        total = ctx._llm.usage_summary()["total"]
+        calls = f"{total['calls'] - total['failed']} model calls finished and cached ({total['cached']} were cached " \
+                "before); "
+    return (f"interrupted during stage {stage}: {done}{calls}run the same command again to resume "
+            f"(finished calls come from the cache). Run directory: {ctx.run_dir}")
 
 
 #: outputs named in the end-of-run summary, in this order; the rest are counted
@@ -152,6 +173,11 @@ def _hydra_main(cfg: DictConfig) -> None:
         tracker = tracking.start_job(typed, resolved, run_dir, run_name=_run_name(hydra_cfg, typed), sweep_dir=sweep_dir)
         ctx = run_pipeline(typed, run_dir)
         status = "FINISHED"
+    except (RunInterrupted, KeyboardInterrupt) as exc:
+        status = "KILLED"
+        print(f"refusalbench: {str(exc) or 'interrupted before the first stage started; nothing to resume'}",
+              file=sys.stderr)
+        sys.exit(130)
     except UserError as exc:
         user_errors.print_error(exc)
         if multirun:  # one failed job must not stop the sweep; it has no DONE marker, so a re-run retries it

@@ -1,21 +1,17 @@
-"""Reading raw records: local JSONL/JSON/parquet files, or a Hugging Face hub id.
+"""Reading raw records: local JSONL/JSON/parquet files, or a Hugging Face hub id through `datasets`.
 
-Local files always work offline. JSON and JSON Lines files are read with the standard library,
-line by line: values stay exactly as written (the `datasets` library would store a column whose
-type varies between rows as JSON text, turning the string "1984" into the number 1984), and a
-malformed line becomes one counted bad record naming its line, instead of a misleading library
-error. Parquet files and hub ids go through `datasets`.
+Local files always work offline and never import `datasets` (seconds of start-up): JSON is read with
+the standard library, line by line, so every value comes back exactly as written (``datasets`` would
+store a column whose type varies as JSON text and turn the string "1984" into the number 1984) and
+an unparsable line becomes one counted bad record; parquet is read with pyarrow.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
-
-import datasets
+from typing import Any
 
 from refusalbench.config import DatasetConfig
 from refusalbench.data.records import DataError, SkipLog
@@ -63,27 +59,19 @@ def _files(path: Path) -> tuple[list[Path], str]:
     return files, formats.pop()
 
 
-@contextmanager
-def _quiet() -> Iterator[None]:
-    enabled = datasets.is_progress_bar_enabled()
-    datasets.disable_progress_bars()
-    try:
-        yield
-    finally:
-        if enabled:
-            datasets.enable_progress_bars()
-
-
 def _read_local(path: Path, skips: SkipLog) -> list[Any]:
     files, fmt = _files(path)
     if fmt == "json":
         return [row for p in files for row in _read_json_stdlib(p)]
-    try:
-        with _quiet():
-            ds = datasets.load_dataset(fmt, data_files=[str(p) for p in files], split="train")
-    except Exception as exc:  # datasets wraps arrow errors in several exception types
-        raise DataError(f"Cannot read parquet dataset {path}: {type(exc).__name__}: {exc}") from exc
-    return ds.to_list()
+    import pyarrow.parquet as pq
+
+    rows: list[Any] = []
+    for p in files:
+        try:
+            rows += pq.read_table(p).to_pylist()
+        except Exception as exc:  # arrow raises several types for a damaged or foreign file
+            raise DataError(f"Cannot read parquet dataset {p}: {type(exc).__name__}: {exc}") from exc
+    return rows
 
 
 def _read_json_stdlib(path: Path) -> list[Any]:
@@ -115,6 +103,8 @@ def _read_json_stdlib(path: Path) -> list[Any]:
 
 
 def _read_hub(hub_id: str, split: str) -> list[dict]:
+    import datasets
+
     try:
         ds = datasets.load_dataset(hub_id, split=split)
     except Exception as exc:  # no network, unknown id, gated dataset, unknown split ...
