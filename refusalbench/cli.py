@@ -186,7 +186,7 @@ def _hydra_main(cfg: DictConfig) -> None:
         if tracker is None:  # a config or data mistake: leave no empty run directory behind
             user_errors.remove_unused_run_dir(run_dir, stop_at=Path.cwd())
         sys.exit(user_errors.EXIT_CODE)
-    except (termination.Terminated, KeyboardInterrupt):
+    except termination.Terminated:  # SIGTERM: mark the run KILLED on the way out (main() reports it)
         status = "KILLED"
         raise
     finally:
