@@ -28,6 +28,9 @@ from refusalbench.overrides import check_command_line
 from refusalbench.paths import CONF_DIR
 from refusalbench.stages import STAGE_ORDER, load_stage
 from refusalbench.tracking.callback import DONE_MARKER
+from refusalbench.tracking.job_identity import job_label
+from refusalbench.tracking.mlflow_run import read_sweep_state
+from refusalbench.tracking.records import discard_new_record
 from refusalbench.ui_hint import absolute_store_uri, mlflow_ui_hint
 
 log = logging.getLogger("refusalbench")
@@ -156,6 +159,7 @@ def _hydra_main(cfg: DictConfig) -> None:
     multirun = hydra_cfg.mode == RunMode.MULTIRUN
     if multirun and (run_dir / DONE_MARKER).exists():
         log.info("skipping completed job %s (delete its %s marker to run it again)", run_dir, DONE_MARKER)
+        discard_new_record(run_dir, hydra_cfg.output_subdir)
         return
     tracker = None
     status = "FAILED"
@@ -191,7 +195,7 @@ def _hydra_main(cfg: DictConfig) -> None:
         raise
     finally:
         if tracker is not None:
-            tracking.finish_job(tracker, run_dir, status)
+            tracking.finish_job(tracker, run_dir, status, record_dir=run_dir / hydra_cfg.output_subdir)
     sweep_outcome.clear_failure(run_dir)
     (run_dir / DONE_MARKER).write_text("completed\n")  # last: a re-run of the sweep skips this job
     print_summary(ctx, tracker)
@@ -208,11 +212,12 @@ def dry_run(cfg: RefusalBenchConfig, run_dir: Path) -> dict:
 
 
 def _run_name(hydra_cfg, cfg: RefusalBenchConfig) -> str:
-    """The job's override string in a sweep; the model (and reasoning budget) for a single run."""
-    if hydra_cfg.mode == RunMode.MULTIRUN and hydra_cfg.job.override_dirname:
-        return hydra_cfg.job.override_dirname
+    """The model (and reasoning budget); in a sweep also the job's other swept settings (`seed=3`)."""
     budget = cfg.reasoning.budget_tokens
-    return cfg.model.id + ("" if budget is None else f"@think{budget}")
+    if hydra_cfg.mode == RunMode.MULTIRUN:
+        swept = read_sweep_state(Path(hydra_cfg.sweep.dir)).get("swept_keys", [])
+        return job_label(cfg.model.id, budget, hydra_cfg.overrides.task, swept)
+    return job_label(cfg.model.id, budget)
 
 
 def main() -> None:
