@@ -7,10 +7,13 @@ STAMP := $(VENV)/.installed
 .PHONY: install demo test test-fast test-slow test-browser lint bench mlflow-ui clean
 
 $(STAMP): pyproject.toml
+	@echo "Installing RefusalBench and its dependencies into $(VENV) (about 3 minutes the first time, on a 2-core"
+	@echo "machine with a fast network; pip prints little while it works). Later commands skip this step."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+	@echo "Installed. Run the offline default with: make demo   (or $(BIN)/refusalbench)"
 
 install: $(STAMP)
 
@@ -40,6 +43,7 @@ bench: install
 	$(BIN)/python -m pytest -q -s -m benchmark tests/benchmarks
 
 mlflow-ui: install
+	@echo "MLflow UI for $(CURDIR)/mlflow.db at http://127.0.0.1:5000 (Ctrl-C stops it)"
 	$(BIN)/mlflow ui --backend-store-uri sqlite:///mlflow.db
 
 clean:

@@ -20,16 +20,18 @@ from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from refusalbench import tracking
+from refusalbench import sweep_outcome, termination, tracking, user_errors
 from refusalbench.config import RefusalBenchConfig, register_configs
 from refusalbench.context import RunContext
 from refusalbench.errors import UserError
+from refusalbench.overrides import check_command_line
 from refusalbench.paths import CONF_DIR
 from refusalbench.stages import STAGE_ORDER, load_stage
 from refusalbench.tracking.callback import DONE_MARKER
 from refusalbench.tracking.job_identity import job_label
 from refusalbench.tracking.mlflow_run import read_sweep_state
 from refusalbench.tracking.records import discard_new_record
+from refusalbench.ui_hint import absolute_store_uri, mlflow_ui_hint
 
 log = logging.getLogger("refusalbench")
 
@@ -144,8 +146,9 @@ def print_summary(ctx: RunContext, tracker=None) -> None:
     if others:
         lines.append(f"  and {others} more table(s) in the run directory")
     if tracker is not None:
-        lines.append(f"  MLflow run: {tracker.run_id} (experiment {ctx.cfg.tracking.experiment!r}, store {tracker.uri})")
-        lines.append(f"  Open the MLflow UI: {tracker.ui_hint()}")
+        lines.append(f"  MLflow run: {tracker.run_id} (experiment {ctx.cfg.tracking.experiment!r}, "
+                     f"store {absolute_store_uri(tracker.uri)})")
+        lines.append(f"  Open the MLflow UI: {mlflow_ui_hint(tracker.uri)}")
     print("\n".join(lines))
 
 
@@ -162,6 +165,10 @@ def _hydra_main(cfg: DictConfig) -> None:
     status = "FAILED"
     try:
         typed = validate(cfg)
+        if typed.run.preflight:
+            from refusalbench.preflight import preflight
+
+            preflight(typed)  # keys, endpoints, parameters, input files: before tracking and any call
         if typed.run.dry_run:
             dry_run(typed, run_dir)
             return
@@ -176,15 +183,20 @@ def _hydra_main(cfg: DictConfig) -> None:
               file=sys.stderr)
         sys.exit(130)
     except UserError as exc:
-        print(f"refusalbench: error: {exc}", file=sys.stderr)
+        user_errors.print_error(exc)
         if multirun:  # one failed job must not stop the sweep; it has no DONE marker, so a re-run retries it
-            log.error("job %s failed: %s", run_dir, exc)
+            sweep_outcome.record_failure(run_dir, str(exc))
             return
-        log.error("%s", exc)
-        sys.exit(2)
+        if tracker is None:  # a config or data mistake: leave no empty run directory behind
+            user_errors.remove_unused_run_dir(run_dir, stop_at=Path.cwd())
+        sys.exit(user_errors.EXIT_CODE)
+    except termination.Terminated:  # SIGTERM: mark the run KILLED on the way out (main() reports it)
+        status = "KILLED"
+        raise
     finally:
         if tracker is not None:
             tracking.finish_job(tracker, run_dir, status, record_dir=run_dir / hydra_cfg.output_subdir)
+    sweep_outcome.clear_failure(run_dir)
     (run_dir / DONE_MARKER).write_text("completed\n")  # last: a re-run of the sweep skips this job
     print_summary(ctx, tracker)
 
@@ -209,8 +221,25 @@ def _run_name(hydra_cfg, cfg: RefusalBenchConfig) -> str:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    _hydra_main()
+    """Console-script entry point: exit 0 on success, 2 on a user mistake, 1 when sweep jobs failed,
+    143 when stopped by SIGTERM."""
+    termination.install()
+    try:
+        check_command_line(sys.argv[1:])
+    except UserError as exc:
+        user_errors.print_error(exc)
+        sys.exit(user_errors.EXIT_CODE)
+    try:
+        _hydra_main()
+    except termination.Terminated as exc:
+        termination.run_cleanups()
+        print(f"refusalbench: stopped ({exc}); tracked runs are marked KILLED and finished work is kept, "
+              "so running the same command again resumes.", file=sys.stderr)
+        sys.exit(termination.EXIT_CODE)
+    outcome = sweep_outcome.last_outcome
+    if outcome is not None and not outcome.ok:
+        print(f"refusalbench: {outcome.summary()}", file=sys.stderr)
+        sys.exit(sweep_outcome.EXIT_CODE)
 
 
 if __name__ == "__main__":

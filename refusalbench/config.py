@@ -422,6 +422,8 @@ class ReportConfig:
 class RunConfig:
     dry_run: bool = False
     """Count calls and estimate tokens and cost; run no stage and call no model."""
+    preflight: bool = True
+    """Check keys, endpoints, parameters and input files of every model of the run before anything runs."""
 
 
 @dataclass

@@ -135,8 +135,8 @@ def test_missing_required_value_names_the_key():
 
 @pytest.mark.integration
 def test_cli_stops_config_mistakes_before_any_stage(tmp_path):
-    """One process per mistake kind: a bad value (exit 2, one paragraph) and a bad choice (Hydra's message)."""
-    for override, status in (("score.n_resamples=-1", 2), ("verifiers.consensus=unanimus", 1)):
+    """One process per mistake kind: a bad value and a bad choice, each exit 2 with one paragraph."""
+    for override, status in (("score.n_resamples=-1", 2), ("verifiers.consensus=unanimus", 2)):
         proc = subprocess.run(
             [sys.executable, "-m", "refusalbench", override, f"hydra.run.dir={tmp_path / 'run'}"],
             capture_output=True, text=True, cwd=tmp_path, timeout=120,

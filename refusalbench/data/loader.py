@@ -90,13 +90,13 @@ def _read_json_stdlib(path: Path) -> list[Any]:
         if isinstance(data, dict):
             return [data]
     rows: list[Any] = []
-    for line in raw.splitlines():
+    for number, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            rows.append(f"not valid JSON ({exc.msg} at column {exc.colno})")
+            rows.append(f"line {number} of {path.name} is not valid JSON ({exc.msg} at column {exc.colno})")
             continue
         rows.append(row if isinstance(row, dict) else "not a JSON object")
     return rows

@@ -395,6 +395,10 @@ class LLMLayer:
         from tqdm import tqdm
 
         show = sys.stderr.isatty() if self.progress is None else self.progress
+        if not show and self.progress is None:  # not a terminal (log file, CI): periodic log lines instead
+            from refusalbench.progress import LogProgress
+
+            return LogProgress(total, desc)
         return tqdm(total=total, desc=desc, disable=not show, mininterval=0.5, unit="call", dynamic_ncols=True)
 
 

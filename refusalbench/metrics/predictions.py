@@ -84,18 +84,19 @@ def _confidence(df: pd.DataFrame) -> pd.Series | None:
 def to_labels(df: pd.DataFrame, source: str = "predictions") -> pd.DataFrame:
     """Map a predictions DataFrame with the original evaluator's columns to the labels schema."""
     out = pd.DataFrame(index=df.index)
+    missing = [t for t in REQUIRED if not any(c in df.columns for c in ALIASES[t])]
+    if missing:  # every missing column at once, not one per run
+        wanted = "; ".join(f"{t!r}: one of {', '.join(repr(c) for c in ALIASES[t])}" for t in missing)
+        raise UserError(f"The predictions file {source} lacks {len(missing)} required column(s) ({wanted}). "
+                        f"Columns present: {', '.join(map(str, df.columns))}.")
     for target, candidates in ALIASES.items():
         found = next((c for c in candidates if c in df.columns), None)
         if found is None:
-            if target in REQUIRED:
-                raise UserError(
-                    f"The predictions file {source} has no {target!r} column: give one of "
-                    f"{', '.join(repr(c) for c in candidates)}. Columns present: {', '.join(map(str, df.columns))}."
-                )
             continue
         out[target] = df[found].to_numpy()
     out["predicted_label_raw"] = out["predicted_label"]
     out["expected_rag_behavior_raw"] = out["expected_rag_behavior"]
+    _warn_unknown_labels(out["predicted_label"], source)
     for flag in ("eligibility", "factuality_all", "factuality_relevant"):
         if flag in out.columns:
             numeric = pd.to_numeric(out[flag], errors="coerce")
@@ -110,6 +111,18 @@ def to_labels(df: pd.DataFrame, source: str = "predictions") -> pd.DataFrame:
     if "id" not in out.columns:
         out["id"] = [f"row-{i}" for i in range(len(out))]
     return out.reset_index(drop=True)
+
+
+def _warn_unknown_labels(values: pd.Series, source: str) -> None:
+    """Name the predicted-label values that are not labels (they are scored as unscored), with counts."""
+    from refusalbench.metrics.labels import normalise_predicted
+
+    counts = values.astype(object).fillna("").value_counts()
+    unknown = {raw: int(n) for raw, n in counts.items() if normalise_predicted(pd.Series([raw]))[1]}
+    if unknown:
+        shown = ", ".join(f"{raw!r} ({n})" for raw, n in list(unknown.items())[:8])
+        log.warning("The predictions file %s has %d predicted label(s) that are not labels, counted as unscored: %s",
+                    source, sum(unknown.values()), shown + (" …" if len(unknown) > 8 else ""))
 
 
 def read_predictions(path: str | Path) -> pd.DataFrame:

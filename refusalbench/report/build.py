@@ -13,6 +13,7 @@ from refusalbench.metrics.official import convention_differences
 from refusalbench.metrics.prepare import RULE
 from refusalbench.report import plots, rq3, tables
 from refusalbench.report.collect import expand
+from refusalbench.report.glossary import SAME_NUMBER_AS, glossary_markdown
 from refusalbench.report.paper import comparison_table, load_paper_numbers
 from refusalbench.taxonomy import INTENSITIES
 
@@ -52,6 +53,8 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
     written: list[Path] = []
     md: list[str] = ["# RefusalBench report", ""]
     head = rq3.add_params(tables.headline(runs))
+    duplicates = [c for c in head.columns if any(c == d or c.startswith(d + "_ci_") for d in SAME_NUMBER_AS)]
+    head = head.drop(columns=duplicates)  # one number, one name (see the glossary)
     _csv(head, out, "headline.csv", written)
     first_meta = next(iter(runs.values()), {}).get("meta", {})
     benchmarks = sorted({str(m.get("meta", {}).get("benchmark")) for m in runs.values()})
@@ -66,6 +69,7 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
         "## Headline metrics (best refusal accuracy first)",
         "",
     ]
+    md += relabel_warnings(head)
     if not head.empty:
         view = pd.DataFrame({"run": head["run"], "n": head["n"]})
         for key, label in HEADLINE_COLUMNS:
@@ -98,10 +102,15 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
         md += _figure(plots.intensity_curves(intensity, out / "figures" / "refusal_rate_by_intensity.png"), out, "Refusal rate by intensity", written)
 
     heat = tables.class_intensity(runs)
+    heat_n = tables.class_intensity(runs, field="n")
     if heat:
-        md += ["## Refusal rate per class × intensity", ""]
+        md += ["## Refusal rate per class × intensity", "",
+               "LOW items are answerable, so a refusal there is a false refusal (left panel, lower is better); at "
+               "MEDIUM and HIGH a refusal is due (right panel, higher is better). n = items per cell.", ""]
         for run, frame in heat.items():
-            md += _figure(plots.heatmap(frame, out / "figures" / f"class_intensity_{_slug(run)}.png", f"Refusal rate: {run}"), out, run, written)
+            fig = plots.heatmap(frame, out / "figures" / f"class_intensity_{_slug(run)}.png", f"Refusal rate: {run}",
+                                counts=heat_n.get(run))
+            md += _figure(fig, out, run, written)
     _csv(tables.breakdown_long(runs), out, "breakdowns.csv", written)
 
     dist = tables.response_distribution(runs)
@@ -153,10 +162,34 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
     md += ["## Scoring convention and the rule for truncated, unscored and ERROR responses", ""]
     for rule in sorted(rules):
         md += [rule, ""]
+    md += glossary_markdown()
     report = out / "report.md"
     report.write_text("\n".join(md), encoding="utf-8")
     log.info("report: %s (%d files beside it)", report, len(written))
     return report
+
+
+#: share of a run's items scored truncated or unscored above which the report warns
+RELABEL_WARN_SHARE = 0.10
+
+
+def relabel_warnings(head: pd.DataFrame) -> list[str]:
+    """Markdown warnings (also logged) for runs where many responses ended as truncated or unscored."""
+    lines = []
+    for _, row in head.iterrows():
+        n = row.get("n")
+        if not n or pd.isna(n):
+            continue
+        for kind in ("truncated", "unscored"):
+            count = row.get(kind)
+            if count is not None and not pd.isna(count) and count / n > RELABEL_WARN_SHARE:
+                note = (f"**Warning:** run {row['run']}: {int(count)} of {int(n)} responses ({count / n:.0%}) are "
+                        f"{kind}, so they count as neither answers nor refusals. Check the `judge_reason` column of "
+                        "labels.parquet: answers cut off by max_tokens, or (with evaluate.prompt_variant=confidence) "
+                        "responses holding only a confidence line, which the judge labels truncated.")
+                log.warning("%s", note.replace("**", ""))
+                lines += [note, ""]
+    return lines
 
 
 def _figure(path: Path, out: Path, caption: str, written: list[Path]) -> list[str]:

@@ -55,8 +55,8 @@ METRIC_MAP: dict[str, str] = {
     "missed_refusal_rate": "missed_refusal_rate",
     "category_accuracy": "category_accuracy",
     "hierarchical_refusal_score": "hierarchical_refusal_score",
-    "correct_refusal_rate": "overall_refusal_rate",
-    "refusal_rate_on_unanswerable_or_total": "overall_refusal_rate",
+    "correct_refusal_rate": "detection_recall",  # the same number as metrics.json's overall_refusal_rate
+    "refusal_rate_on_unanswerable_or_total": "detection_recall",
     "total_refusal_rate": "refusal_volume",
     "ECE_overall": "calibration.ece_5bin",
     "wrong_refusal_rate": "response_distribution.wrong_category_refusal.share",

@@ -19,6 +19,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 DPI = 120
+#: axis limits for rates: a little room beyond 0 and 1 so that an interval ending at 1.0 shows its cap
+RATE_AXIS = (-0.02, 1.04)
 
 
 def _save(fig, path: Path) -> Path:
@@ -32,6 +34,8 @@ def _save(fig, path: Path) -> Path:
 
 
 def _err(values, lows, highs) -> np.ndarray:
+    """Error-bar lengths below and above each value (never negative: an interval that does not hold its
+    point estimate, possible with a percentile bootstrap, is drawn only on the side it extends to)."""
     v = np.asarray(values, dtype=float)
     lo = np.asarray([np.nan if x is None else x for x in lows], dtype=float)
     hi = np.asarray([np.nan if x is None else x for x in highs], dtype=float)
@@ -43,7 +47,7 @@ def ranking(head: pd.DataFrame, path: Path, metric: str = "refusal_accuracy") ->
     data = head[head[metric].notna()].sort_values(metric)
     fig, ax = plt.subplots(figsize=(7, 0.9 + 0.35 * max(len(data), 1)))
     ax.barh(data["run"], data[metric], xerr=_err(data[metric], data[f"{metric}_ci_low"], data[f"{metric}_ci_high"]), color="#4c72b0", capsize=3)
-    ax.set_xlim(0, 1)
+    ax.set_xlim(*RATE_AXIS)
     ax.set_xlabel(metric.replace("_", " "))
     ax.set_title("Refusal-accuracy ranking (95% clustered bootstrap)")
     return _save(fig, path)
@@ -62,8 +66,8 @@ def _scatter(head: pd.DataFrame, x: str, y: str, path: Path, title: str, iso_mea
     ax.errorbar(data[x], data[y], xerr=_err(data[x], data[f"{x}_ci_low"], data[f"{x}_ci_high"]), yerr=_err(data[y], data[f"{y}_ci_low"], data[f"{y}_ci_high"]), fmt="o", capsize=2)
     for _, row in data.iterrows():
         ax.annotate(str(row["run"]), (row[x], row[y]), textcoords="offset points", xytext=(4, 4), fontsize=7)
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
+    ax.set_xlim(*RATE_AXIS)
+    ax.set_ylim(*RATE_AXIS)
     ax.set_xlabel(x.replace("_", " "))
     ax.set_ylabel(y.replace("_", " "))
     ax.set_title(title)
@@ -83,11 +87,12 @@ def confusion(matrix: dict, path: Path, title: str) -> Path:
     """Row-normalised expected × predicted heatmap with counts in the cells."""
     shares = np.array([[np.nan if v is None else v for v in row] for row in matrix["row_normalised"]], dtype=float)
     counts = np.array(matrix["counts"])
-    fig, ax = plt.subplots(figsize=(11, 5.2))
-    ax.imshow(np.nan_to_num(shares), cmap="Blues", vmin=0, vmax=1, aspect="auto")
-    short = lambda s: s.replace("REFUSE_", "R_")  # noqa: E731
-    ax.set_xticks(range(len(matrix["columns"])), [short(c) for c in matrix["columns"]], rotation=40, ha="right", fontsize=7)
-    ax.set_yticks(range(len(matrix["rows"])), [short(r) for r in matrix["rows"]], fontsize=7)
+    fig, ax = plt.subplots(figsize=(11, 5.6))
+    image = ax.imshow(np.nan_to_num(shares), cmap="Blues", vmin=0, vmax=1, aspect="auto")
+    fig.colorbar(image, ax=ax, label="share of the row (expected label)")
+    # the full code names, as in logs, tables and the glossary's class <-> code table
+    ax.set_xticks(range(len(matrix["columns"])), list(matrix["columns"]), rotation=40, ha="right", fontsize=6)
+    ax.set_yticks(range(len(matrix["rows"])), list(matrix["rows"]), fontsize=6)
     for i in range(counts.shape[0]):
         for j in range(counts.shape[1]):
             if counts[i, j]:
@@ -103,25 +108,44 @@ def intensity_curves(table: pd.DataFrame, path: Path) -> Path:
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     for run, part in table.groupby("run", sort=False):
         ax.errorbar(part["intensity"], part["refusal_rate"], yerr=_err(part["refusal_rate"], part["ci_low"], part["ci_high"]), marker="o", capsize=2, label=str(run))
-    ax.set_ylim(0, 1)
+    ax.set_ylim(*RATE_AXIS)
     ax.set_ylabel("refusal rate (all items)")
     ax.set_title("Refusal rate by intensity (LOW = false refusals)")
     ax.legend(fontsize=7, loc="best")
     return _save(fig, path)
 
 
-def heatmap(frame: pd.DataFrame, path: Path, title: str) -> Path:
-    """Class × intensity heatmap of a rate (NaN cells left blank)."""
-    fig, ax = plt.subplots(figsize=(5.5, 4))
-    values = frame.to_numpy(dtype=float)
-    ax.imshow(np.ma.masked_invalid(values), cmap="viridis", vmin=0, vmax=1, aspect="auto")
-    ax.set_xticks(range(frame.shape[1]), list(frame.columns))
-    ax.set_yticks(range(frame.shape[0]), list(frame.index), fontsize=8)
-    for i in range(values.shape[0]):
-        for j in range(values.shape[1]):
-            if not math.isnan(values[i, j]):
-                ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=8, color="white" if values[i, j] < 0.5 else "black")
-    ax.set_title(title)
+def heatmap(frame: pd.DataFrame, path: Path, title: str, counts: Optional[pd.DataFrame] = None) -> Path:
+    """Class × intensity refusal rates with n per cell and colour bars (NaN cells left blank).
+
+    LOW-intensity items are answerable, so their refusals are false refusals (lower is better); at
+    MEDIUM/HIGH a refusal is due (higher is better). The two are drawn in separate panels with their
+    own colour scales, never mixed on one scale.
+    """
+    groups = [(cols, label, cmap) for cols, label, cmap in (
+        ([c for c in frame.columns if c == "LOW"], "false-refusal rate (LOW: answerable; lower is better)", "Reds"),
+        ([c for c in frame.columns if c != "LOW"], "refusal rate (MEDIUM/HIGH: refusal due; higher is better)",
+         "Blues"),
+    ) if cols]
+    widths = [len(cols) + 0.8 for cols, _, _ in groups]
+    fig, axes = plt.subplots(1, len(groups), figsize=(3.2 + 1.6 * sum(widths), 4.4), squeeze=False,
+                             gridspec_kw={"width_ratios": widths})
+    for ax, (cols, label, cmap) in zip(axes[0], groups):
+        values = frame[cols].to_numpy(dtype=float)
+        image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=0, vmax=1, aspect="auto")
+        fig.colorbar(image, ax=ax, fraction=0.08, pad=0.04)
+        ax.set_title(label, fontsize=8)
+        ax.set_xticks(range(len(cols)), cols)
+        ax.set_yticks(range(frame.shape[0]), list(frame.index), fontsize=8)
+        if ax is not axes[0][0]:
+            ax.set_yticklabels([])
+        for i in range(values.shape[0]):
+            for j, col in enumerate(cols):
+                if not math.isnan(values[i, j]):
+                    n = "" if counts is None else f"\nn={int(counts.loc[frame.index[i], col])}"
+                    ax.text(j, i, f"{values[i, j]:.2f}{n}", ha="center", va="center", fontsize=7,
+                            color="white" if values[i, j] > 0.6 else "black")
+    fig.suptitle(title, fontsize=10)
     return _save(fig, path)
 
 
@@ -137,7 +161,7 @@ def thinking_budget(head: pd.DataFrame, path: Path) -> Optional[Path]:
         for metric, style in (("refusal_accuracy", "-o"), ("answer_accuracy", "--s")):
             if part[metric].notna().any():
                 ax.errorbar(part["reasoning_budget"], part[metric], yerr=_err(part[metric], part[f"{metric}_ci_low"], part[f"{metric}_ci_high"]), fmt=style, capsize=2, label=f"{model}: {metric.replace('_', ' ')}")
-    ax.set_ylim(0, 1)
+    ax.set_ylim(*RATE_AXIS)
     ax.set_xlabel("thinking budget (tokens)")
     ax.set_title("Thinking-budget curves")
     ax.legend(fontsize=7)

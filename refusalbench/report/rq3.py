@@ -23,7 +23,7 @@ import pandas as pd
 
 from refusalbench.metrics.compare import DEFAULT_COMPARED, compare_runs
 from refusalbench.report import tables
-from refusalbench.report.plots import _err, _save, plt
+from refusalbench.report.plots import RATE_AXIS, _err, _save, plt
 
 SIZE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?[bB](?![A-Za-z0-9])")
 STAGES = ("base", "sft", "instruct", "rlhf", "ppo", "dpo", "preferred")  # earliest first
@@ -183,7 +183,7 @@ def scale_plot(table: pd.DataFrame, path: Path) -> Path:
         ax.set_xscale("log")
         ax.set_xticks(ticks, [f"{s:g}B" for s in ticks], fontsize=7)
         ax.minorticks_off()
-        ax.set_ylim(0, 1)
+        ax.set_ylim(*RATE_AXIS)
         ax.set_xlabel("parameters (billions, log scale)")
         ax.set_title(SHORT[metric])
     axes[0].legend(fontsize=7)
@@ -204,7 +204,7 @@ def alignment_plot(table: pd.DataFrame, path: Path) -> Path:
             err = _err(values, [row[f"{m}_ci_low"] for m in ALIGNMENT_METRICS], [row[f"{m}_ci_high"] for m in ALIGNMENT_METRICS])
             ax.bar(x + (k - (len(part) - 1) / 2) * width, np.nan_to_num(np.asarray(values, dtype=float)), width, yerr=err, capsize=2, label=row["stage"])
         ax.set_xticks(x, [SHORT[m] for m in ALIGNMENT_METRICS])
-        ax.set_ylim(0, 1)
+        ax.set_ylim(*RATE_AXIS)
         ax.set_title(group)
         ax.legend(fontsize=7)
     return _save(fig, path)

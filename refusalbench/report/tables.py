@@ -45,8 +45,9 @@ def breakdown_long(runs: dict[str, dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["run", "dimension", "group", "metric", "value", "n", "wilson_low", "wilson_high", "reason"])
 
 
-def class_intensity(runs: dict[str, dict], metric: str = "refusal_rate") -> dict[str, pd.DataFrame]:
-    """Per run: a class × intensity matrix of `metric` (NaN where undefined)."""
+def class_intensity(runs: dict[str, dict], metric: str = "refusal_rate",
+                    field: str = "value") -> dict[str, pd.DataFrame]:
+    """Per run: a class × intensity matrix of `metric`'s `field` ("value", or "n" for the items per cell)."""
     out = {}
     for run, m in runs.items():
         cells = m.get("breakdowns", {}).get("class_intensity")
@@ -55,7 +56,7 @@ def class_intensity(runs: dict[str, dict], metric: str = "refusal_rate") -> dict
         data: dict[str, dict[str, float]] = {}
         for key, cell in cells.items():
             cls, _, level = key.partition("|")
-            value = (cell.get(metric) or {}).get("value")
+            value = (cell.get(metric) or {}).get(field)
             data.setdefault(cls, {})[level] = math.nan if value is None else value
         frame = pd.DataFrame(data).T
         out[run] = frame.reindex(columns=[i for i in INTENSITIES if i in frame.columns])

@@ -25,6 +25,7 @@ from refusalbench.context import RunContext
 from refusalbench.errors import UserError
 from refusalbench.generation.asking import CALL, PARSE, Answer, Ask, ask_json
 from refusalbench.generation.base_table import load_base_table
+from refusalbench.generation.fatal import FIRST_BATCH, batches, fatal_error, stop_stage
 from refusalbench.generation.ids import seed_for
 from refusalbench.generation.multipassage import EditError, apply_edits, label_map
 from refusalbench.generation.parsing import ParseError, match_lever, parse_generation_multi, parse_generation_single
@@ -251,15 +252,22 @@ def run(ctx: RunContext) -> None:
         runner = functools.partial(_run_programmatic, pool=pool) if model_cfg.backend == PROGRAMMATIC else _run_llm
         gen_cfg = generation_model(model_cfg, panel)
         mine = [t for t in todo if t.generator == key]
-        for start in range(0, len(mine), CHUNK):
-            for row in runner(ctx, gen_cfg, mine[start : start + CHUNK], catalogue, multi, panel.lever_assignment):
+        first = CHUNK if model_cfg.backend == PROGRAMMATIC else min(CHUNK, FIRST_BATCH)
+        for batch in batches(mine, CHUNK, first=first):
+            errors = []
+            for row in runner(ctx, gen_cfg, batch, catalogue, multi, panel.lever_assignment):
                 rows[row["candidate_id"]] = row
                 if model_cfg.backend != PROGRAMMATIC:
                     new_calls += 1
-                    if row["generation_failure_kind"] == CALL:
+                    failed = row["generation_failure_kind"] == CALL
+                    errors.append(row["generation_error"] if failed else None)
+                    if failed:
                         new_call_failures += 1
                         first_error = first_error or row["generation_error"]
             _write(ctx, tasks, rows)
+            fatal = fatal_error(errors)
+            if fatal:
+                raise stop_stage("generate", "generator", model_cfg.id, len(errors), fatal, "candidates.parquet")
         if model_cfg.backend == PROGRAMMATIC:
             redone = distinct_intensities(ctx, gen_cfg, [t for t in tasks if t.generator == key], rows, catalogue, multi,
                                           panel.lever_assignment, pool)

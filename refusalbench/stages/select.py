@@ -173,5 +173,9 @@ def run(ctx: RunContext) -> None:
     for name, table in analysis.analyse(checked, votes, cons, gen_ids, ver_ids).items():
         _csv(ctx, name, table)
     if sel.human_sample and len(bench):
-        sample = human_sample(bench, sel.human_sample, sel.seed).assign(panel_verdict=PASS)
+        n_human = min(sel.human_sample, len(bench))  # a sheet of the whole benchmark is no shortfall
+        if n_human < sel.human_sample:
+            log.info("human validation sheet: all %d benchmark items (select.human_sample=%d)", n_human,
+                     sel.human_sample)
+        sample = human_sample(bench, n_human, sel.seed).assign(panel_verdict=PASS)
         _csv(ctx, "human_validation", human.export_frame(sample, multi))

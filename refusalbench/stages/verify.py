@@ -19,6 +19,7 @@ from refusalbench.context import RunContext
 from refusalbench.errors import UserError
 from refusalbench.generation.asking import CALL, Answer, Ask, ask_json
 from refusalbench.generation.consensus import FAIL, PASS, UNSCORED
+from refusalbench.generation.fatal import FIRST_BATCH, batches, fatal_error, stop_stage
 from refusalbench.generation.parsing import CHECKLIST_GARAGE, CHECKLIST_NQ, parse_verification
 from refusalbench.generation.tasks import run_catalogue
 from refusalbench.generation.verifier_prompts import (
@@ -97,8 +98,7 @@ def run(ctx: RunContext) -> None:
                 votes[(r["candidate_id"], key)] = _vote(r["candidate_id"], key, model_cfg, version, verdict, STRUCTURAL)
             continue
         ver_cfg = verifier_model(model_cfg, panel)
-        for start in range(0, len(pending), CHUNK):
-            chunk = pending[start : start + CHUNK]
+        for chunk in batches(pending, CHUNK, first=min(CHUNK, FIRST_BATCH)):
             asks = [Ask(key=f"{r['candidate_id']}:{key}", prompt=verifier_prompt(r, catalogue, multi), template_version=version,
                         parse=lambda text: parse_verification(text, checklist), expected_output_tokens=VERIFIER_OUTPUT_TOKENS)
                     for r in chunk]
@@ -108,6 +108,9 @@ def run(ctx: RunContext) -> None:
                 calls += 1
                 failures += ans.failure_kind == CALL
             _write(ctx, order, votes)
+            fatal = fatal_error([a.error if a.failure_kind == CALL else None for a in answers])
+            if fatal:
+                raise stop_stage("verify", "verifier", model_cfg.id, len(answers), fatal, "votes.parquet")
     df = _write(ctx, order, votes)
     for key, g in df.groupby("verifier", sort=True) if len(df) else []:
         counts = g["verdict"].value_counts()

@@ -19,6 +19,7 @@ from typing import Any
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 
+from refusalbench import sweep_outcome, termination
 from refusalbench.tracking.job_identity import job_label, swept_keys
 from refusalbench.tracking.mlflow_run import SWEEP_FILE, Tracker, env_summary
 
@@ -58,10 +59,12 @@ def collect_job_metrics(sweep_dir: Path, swept: list[str] = ()) -> dict[str, dic
 class MlflowSweepCallback(Callback):
     def __init__(self) -> None:
         self.tracker: Tracker | None = None
+        self.started = sweep_outcome.now()
         self.swept: list[str] = []
 
     def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
         sweep_dir = Path(config.hydra.sweep.dir)
+        self.started = sweep_outcome.now()
         sweep_dir.mkdir(parents=True, exist_ok=True)
         params = {str(k): str(v) for k, v in (config.hydra.sweeper.get("params") or {}).items()}
         overrides = [str(o) for o in config.hydra.overrides.task]
@@ -80,6 +83,7 @@ class MlflowSweepCallback(Callback):
                 resume_tag=SWEEP_ID_TAG,
             )
             state["parent_run_id"] = self.tracker.run_id
+            termination.on_terminate(self._killed)
             verb = "reopened" if self.tracker.resumed else "created"
             log.info("MLflow parent run %s %s for sweep %s", self.tracker.run_id, verb, sweep_dir)
         (sweep_dir / SWEEP_FILE).write_text(json.dumps(state, indent=1) + "\n")
@@ -88,7 +92,8 @@ class MlflowSweepCallback(Callback):
         sweep_dir = Path(config.hydra.sweep.dir)
         jobs = collect_job_metrics(sweep_dir, self.swept)
         report_dir = sweep_dir / "report"
-        status = "FINISHED"
+        outcome = sweep_outcome.last_outcome = sweep_outcome.collect(sweep_dir, self.started, DONE_MARKER)
+        status = "FINISHED" if outcome.ok else "FAILED"
         try:
             if jobs:
                 from refusalbench.report import build_report
@@ -101,7 +106,15 @@ class MlflowSweepCallback(Callback):
             raise
         finally:
             if self.tracker is not None:
-                self.tracker.set_tags({"refusalbench.jobs_completed": str(len(jobs))})
+                termination.forget(self._killed)
+                self.tracker.set_tags({"refusalbench.jobs_completed": str(len(jobs)),
+                                       "refusalbench.failed_jobs": f"{len(outcome.failed)} of {len(outcome.jobs)}",
+                                       "refusalbench.sweep_outcome": outcome.summary()})
                 if report_dir.exists():
                     self.tracker.log_artifacts([report_dir])
                 self.tracker.finish(status)
+
+    def _killed(self) -> None:
+        if self.tracker is not None:
+            self.tracker.set_tags({"refusalbench.sweep_outcome": "terminated by a signal before the sweep ended"})
+            self.tracker.finish("KILLED")

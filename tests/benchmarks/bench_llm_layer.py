@@ -23,6 +23,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from helpers import model_cfg_for  # noqa: E402
+from benchmarks.targets import Figure, report_and_check  # noqa: E402
 from llm_server import LLMTestServer  # noqa: E402
 
 from refusalbench.config import CacheConfig  # noqa: E402
@@ -153,10 +154,12 @@ def report(f: dict[str, float]) -> str:
 def test_llm_layer_benchmark():
     f = measure()
     print("\n" + report(f))
-    assert f["cold_50ms_s"] <= COLD_BUDGET_S
-    assert f["cold_50ms_max_in_flight"] <= CONCURRENCY
-    assert f["warm_requests"] == 0 and f["warm_fraction"] <= WARM_FRACTION
-    assert f["zero_latency_calls_per_s"] >= MIN_RATE
+    assert f["cold_50ms_max_in_flight"] <= CONCURRENCY and f["warm_requests"] == 0  # correctness: hard
+    report_and_check([  # speed: soft targets, only a large regression fails
+        Figure("cold, 50 ms latency", f["cold_50ms_s"], COLD_BUDGET_S),
+        Figure("warm rerun / cold", f["warm_fraction"], WARM_FRACTION, unit=""),
+        Figure("zero latency", f["zero_latency_calls_per_s"], MIN_RATE, unit="calls/s", higher_is_better=True),
+    ])
 
 
 if __name__ == "__main__":

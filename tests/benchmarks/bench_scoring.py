@@ -1,6 +1,7 @@
 """Benchmark: scoring with clustered bootstrap intervals, 30 models × 1,600 items × 1,000 resamples.
 
-Target: under 5 s on a 2-core machine. Run with ``pytest -m benchmark tests/benchmarks/bench_scoring.py -s``
+Target: under 5 s on a 2-core machine (soft: reported against the target; only more than 2x fails, see
+targets.py). Run with ``pytest -m benchmark tests/benchmarks/bench_scoring.py -s``
 or as a script: ``python tests/benchmarks/bench_scoring.py``.
 """
 
@@ -11,6 +12,7 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from benchmarks.targets import Figure, report_and_check
 
 from refusalbench.metrics import compute_metrics
 from refusalbench.taxonomy import PREDICTION_LABELS, cells, ground_truth
@@ -70,7 +72,7 @@ def test_scoring_speed():
         f"\nscoring {figures['models']} models x {figures['items']} items x {figures['resamples']} resamples: "
         f"{figures['seconds']:.2f} s ({figures['per_model_ms']:.0f} ms per model)"
     )
-    assert figures["seconds"] < BUDGET_S
+    report_and_check([Figure("scoring time", figures["seconds"], BUDGET_S)])
 
 
 if __name__ == "__main__":
