@@ -30,11 +30,6 @@ FRINGE_SOURCE = (
 )
 SELF_CLASH = "The same source, however, also states that {s}, and explicitly denies that it was {a}."
 SELF_CLASH_ALONE = "{S} The record is explicit that it was not {a}."
-SELF_DENIAL = "The same source, however, also states in so many words that it was not {a}."
-DENIAL = (
-    "However, an equally authoritative source states that it was not {a}.",
-    "A second source of equal standing, however, says plainly that it was not {a}.",
-)
 FRINGE_DENIAL = "An anonymous post on an online fan forum, however, claims that it was not {a}."
 AS_FACT = "{S}"
 ROUNDED = "Another source rounds the figure, stating that {s}."
@@ -107,28 +102,26 @@ def location_clash(item: Item) -> Proposal:
 
 @lever(CO, tx.MEDIUM, "Equal-standing Value Clash", NOISE)
 def equal_standing(item: Item) -> Proposal:
+    """A different figure from a source of equal standing; numbers only, as a drawn name or phrase can be of
+    the wrong kind for its slot (a person where a platform belongs, an actress cast as a male role)."""
     item.need_anchor()
-    if item.atype in (at.DATE, at.YEAR, at.PLACE):
-        raise NotApplicable("dates and places use the dedicated date and location levers")
-    return _conflict(item, item.distractor(), EQUAL_SOURCE, "Added an equally authoritative source giving {v} for the same fact.", AS_FACT)
+    if item.atype != at.NUMBER:
+        raise NotApplicable("only a numeric answer has a rival value that is surely of the same kind")
+    return _conflict(item, _other_figure(item), EQUAL_SOURCE,
+                     "Added an equally authoritative source giving {v} for the same figure.", AS_FACT)
+
+
+def _other_figure(item: Item) -> str:
+    """A distractor of the answer's type that differs in its year (dates, years) or in every figure (numbers)."""
+    value = item.distractor()
+    figures = r"(?<!\d)\d{4}(?!\d)" if item.atype in (at.DATE, at.YEAR) else r"\d+"
+    stated = {d for a in item.answers for d in re.findall(figures, a)}
+    if not re.search(figures, value) or set(re.findall(figures, value)) & stated:
+        raise NotApplicable("no rival value that differs from the stated one in its year or figure")
+    return value
 
 
 # -- HIGH --------------------------------------------------------------------------------------
-
-
-@lever(CO, tx.MEDIUM, "Equal-standing Denial", NOISE)
-def equal_denial(item: Item) -> Proposal:
-    item.need_anchor()
-    value = item.maybe_distractor()
-    if value is not None:
-        try:
-            restated(item, value, MAX_WORDS)
-        except NotApplicable:
-            pass
-        else:
-            raise NotApplicable("a same-type value can be restated; the value-clash levers apply")
-    return _denial(item, item.rng.choice(DENIAL), "Another source states that it was not {a}.",
-                   "Added an equally authoritative source that denies the stated answer.")
 
 
 @lever(CO, tx.HIGH, "Order-of-Magnitude Numeric Clash", NOISE)
@@ -146,12 +139,12 @@ def magnitude_clash(item: Item) -> Proposal:
 
 @lever(CO, tx.HIGH, "Same-source Self-contradiction", NOISE)
 def self_contradiction(item: Item) -> Proposal:
+    """The same source gives a different date, year or figure and denies the original; other kinds of
+    answer are declined (a drawn person or phrase is often of the wrong kind, and a bare denial names no rival)."""
     item.need_anchor()
-    value = item.maybe_distractor()
-    if value is None:
-        return _denial(item, SELF_DENIAL, "{S} The record is explicit that it was not {a}.",
-                       "The same source both states the answer and denies it in so many words.")
-    return _conflict(item, value, SELF_CLASH,
+    if item.atype not in (at.DATE, at.YEAR, at.NUMBER):
+        raise NotApplicable("only a date, year or figure has a rival value that is surely of the same kind")
+    return _conflict(item, _other_figure(item), SELF_CLASH,
                      "The same source also asserts {v} and denies the original value, so the statements cannot both hold.",
                      SELF_CLASH_ALONE)
 

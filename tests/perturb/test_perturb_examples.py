@@ -32,7 +32,7 @@ TAIL = " A sequel, Deadpool 3, is in development."
      "Deadpool 2 is scheduled to be released in the United States in 2018." + TAIL),
     (DEADPOOL, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale",
      "On exactly what date is the next deadpool movie being released?",
-     "Deadpool 2 is scheduled to be released in the United States in the 2010s." + TAIL),
+     "Deadpool 2 is scheduled to be released in the United States in the 21st century." + TAIL),
     (DEADPOOL, tx.GRANULARITY, tx.LOW, "Coarse Statement, Exact Value One Step Away", None,
      "Deadpool 2 is scheduled to be released in the United States on a date in 2018. That date was May 18, 2018." + TAIL),
     (DEADPOOL, tx.CONTRADICTION, tx.MEDIUM, "Dual-authoritative Dates", None,
@@ -62,14 +62,20 @@ SONGS = [
 SONG_POOL = DistractorPool.from_base(SONGS)
 
 
-def test_pronoun_levers_make_the_subject_a_pronoun_and_pair_a_question_of_the_same_form():
+def test_pronoun_lever_makes_the_subject_a_pronoun_and_medium_high_decline():
     low = generate_programmatic(SONGS[0], tx.AMBIGUITY, tx.LOW, 0, SONG_POOL, lever="Salient-antecedent Pronoun")
     assert low["perturbed_query"] == "Who sang it?" and low["perturbed_context"] == SONGS[0]["context"]
-    medium = generate_programmatic(SONGS[0], tx.AMBIGUITY, tx.MEDIUM, 0, SONG_POOL, lever="Dual-eligible Pronoun")
-    assert medium["perturbed_query"] == "Who sang it?"
-    assert medium["perturbed_context"] == SONGS[0]["context"] + ' "Mack the Knife" is a song made famous by Bobby Darin.'
-    high = generate_programmatic(SONGS[0], tx.AMBIGUITY, tx.HIGH, 0, SONG_POOL, lever="Anaphoric 'One' Collision")
-    assert high["perturbed_query"] == "Who sang that one?" and high["perturbed_context"].startswith('"Mack the Knife"')
+    for intensity in (tx.MEDIUM, tx.HIGH):  # a pronoun beside an unrelated added passage is no genuine ambiguity
+        with pytest.raises(NotApplicable, match="none implemented"):
+            generate_programmatic(SONGS[0], tx.AMBIGUITY, intensity, 0, SONG_POOL)
+
+
+def test_pronoun_lever_declines_a_subject_that_heads_an_of_phrase():
+    row = {"source_id": "k", "query": "what is the inner core of the earth made from", "title": "Inner core",
+           "answers": ["an iron-nickel alloy"],
+           "context": "The inner core is the innermost part of the Earth. It is made of an iron-nickel alloy."}
+    with pytest.raises(NotApplicable):  # "What is it of the earth made from?"
+        generate_programmatic(row, tx.AMBIGUITY, tx.LOW, 0, DistractorPool.from_base([row]), lever="Salient-antecedent Pronoun")
 
 
 def test_pronoun_levers_decline_a_name_inside_a_noun_phrase():
@@ -77,26 +83,41 @@ def test_pronoun_levers_decline_a_name_inside_a_noun_phrase():
         generate_programmatic(SONGS[2], tx.AMBIGUITY, tx.LOW, 0, SONG_POOL, lever="Salient-antecedent Pronoun")
 
 
-def test_self_contradiction_names_both_values():
-    out = generate_programmatic(HOBBIT, tx.CONTRADICTION, tx.HIGH, 0, POOL, lever="Same-source Self-contradiction")
-    assert "Bram Stoker" in out["perturbed_context"] and "explicitly denies that it was J. R. R. Tolkien" in out["perturbed_context"]
+def test_self_contradiction_names_both_dates_and_declines_people():
+    out = generate_programmatic(DEADPOOL, tx.CONTRADICTION, tx.HIGH, 0, POOL, lever="Same-source Self-contradiction")
+    assert "on July 18, 2019, and explicitly denies that it was May 18, 2018." in out["perturbed_context"]
+    with pytest.raises(NotApplicable):  # a drawn person is often of the wrong kind for the role
+        generate_programmatic(HOBBIT, tx.CONTRADICTION, tx.HIGH, 0, POOL, lever="Same-source Self-contradiction")
+
+
+def test_value_clash_takes_numbers_only():
+    rows = [{"source_id": "e", "query": "how many episodes are in season 4", "answers": ["23"],
+             "context": "The fourth season consists of 23 episodes. It aired in 2015."},
+            {"source_id": "f", "query": "how many episodes are in season 2", "answers": ["49"],
+             "context": "The second season consists of 49 episodes."}]
+    pool = DistractorPool.from_base(rows + BASE)
+    out = generate_programmatic(rows[0], tx.CONTRADICTION, tx.MEDIUM, 0, pool, lever="Equal-standing Value Clash")
+    assert "that the fourth season consists of 49 episodes." in out["perturbed_context"]
+    assert out["perturbed_context"].startswith("The fourth season consists of 23 episodes.")
+    with pytest.raises(NotApplicable):  # "Bram Stoker" for Tolkien: a person drawn from other questions
+        generate_programmatic(HOBBIT, tx.CONTRADICTION, tx.MEDIUM, 0, POOL, lever="Equal-standing Value Clash")
 
 
 def test_multi_passage_contradiction_replaces_one_noise_passage():
-    row = {"source_id": "m", "query": HOBBIT["query"], "answers": HOBBIT["answers"],
-           "passages": ["Dracula is an 1897 novel.", HOBBIT["context"], "It was released on July 18, 2008."],
-           "signal_indices": [1], "noise_indices": [0, 2], "reference_answer": "J. R. R. Tolkien"}
-    out = generate_programmatic(row, tx.CONTRADICTION, tx.MEDIUM, 0, POOL, multi_passage=True, lever="Equal-standing Value Clash")
+    row = {"source_id": "m", "query": DEADPOOL["query"], "answers": DEADPOOL["answers"],
+           "passages": ["Dracula is an 1897 novel.", DEADPOOL["context"], "The Hobbit appeared in 1937."],
+           "signal_indices": [1], "noise_indices": [0, 2], "reference_answer": "May 18, 2018"}
+    out = generate_programmatic(row, tx.CONTRADICTION, tx.MEDIUM, 0, POOL, multi_passage=True, lever="Dual-authoritative Dates")
     changed = [i for i, (a, b) in enumerate(zip(row["passages"], out["perturbed_passages"])) if a != b]
     assert len(changed) == 1 and changed[0] in row["noise_indices"]
-    assert out["perturbed_passages"][changed[0]] == "The Hobbit was written by Bram Stoker."
+    assert out["perturbed_passages"][changed[0]] == "Deadpool 2 is scheduled to be released in the United States on May 18, 2019."
 
 
 def test_granularity_query_levers_are_single_passage_only():
     row = {"source_id": "m", "query": DEADPOOL["query"], "answers": DEADPOOL["answers"],
            "passages": [DEADPOOL["context"], "Unrelated text here."], "signal_indices": [0], "noise_indices": [1]}
     with pytest.raises(NotApplicable, match="no programmatic implementation"):
-        generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, POOL, multi_passage=True, lever="Long-range Trend Extrapolation")
+        generate_programmatic(row, tx.GRANULARITY, tx.LOW, 0, POOL, multi_passage=True, lever="Rougher Question, Exact Passage")
     out = generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, POOL, multi_passage=True)
     assert out["perturbed_query"] == row["query"] and out["perturbed_passages"][1] == row["passages"][1]
 
