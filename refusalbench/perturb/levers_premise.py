@@ -11,6 +11,7 @@ import re
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever, restated
+from refusalbench.perturb.levers_contradiction import other_figure
 from refusalbench.perturb.text import as_question, contains, contains_any, embed, lower_first, question_body, tidy
 
 FP = tx.FALSE_PREMISE
@@ -36,7 +37,7 @@ def factive_contradiction(item: Item) -> Proposal:
         raise NotApplicable("only a date, year or figure is swapped for one surely of the same kind")
     if len(item.aliases()) < len(item.answers):
         raise NotApplicable("the question has several different answers; denying one leaves the others right")
-    value = item.distractor()
+    value = other_figure(item)
     original, new = restated(item, value, MAX_WORDS)
     if not re.match(r"[A-Z]", original.strip()) or _WEAK_OPENING.match(original.strip()):
         raise NotApplicable("the answer sentence does not open on its subject")

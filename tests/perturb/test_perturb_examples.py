@@ -142,3 +142,54 @@ def test_any_seed_passes_the_check_stage(single_rows, pool, seed, cell, which):
     assert check_candidate(cand) == (True, None)
     if intensity == tx.LOW:
         assert any(a.lower() in " ".join(out["perturbed_context"].split()).lower() for a in row["answers"])
+
+
+def _declines(row: dict, cls: str, intensity: str, lever: str, *others: dict) -> None:
+    with pytest.raises(NotApplicable):
+        generate_programmatic(row, cls, intensity, 0, DistractorPool.from_base([row, *others, *BASE]), lever=lever)
+
+
+def test_contradictions_decline_hedged_or_near_figures():
+    row = {"source_id": "h", "query": "how many languages has harry potter been translated into", "answers": ["over 74"],
+           "context": "The first book has been translated into over 74 languages. It sold well."}
+    other = {"source_id": "i", "query": "how many languages is the bible translated into", "answers": ["70"],
+             "context": "The Bible has been translated into 70 languages."}
+    for cls, intensity, lever in [(tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash"),
+                                  (tx.CONTRADICTION, tx.HIGH, "Same-source Self-contradiction"),
+                                  (tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction")]:
+        _declines(row, cls, intensity, lever, other)
+
+
+def test_factive_premise_never_bare_denial_nor_for_a_list_answer():
+    flag = {"source_id": "n", "query": "what are the colors of the netherlands flag", "answers": ["blue", "white", "red"],
+            "context": "The flag of the Netherlands is red, white and blue."}
+    _declines(flag, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction")  # was "Knowing that it was not blue, ..."
+    cards = {"source_id": "r", "query": "do you cut cards to the left or right", "answers": ["right"],
+             "context": "The cards are cut to the right by the player."}
+    _declines(cards, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction")  # was "Knowing that it was not right, ..."
+    out = generate_programmatic(DEADPOOL, tx.FALSE_PREMISE, tx.MEDIUM, 0, POOL, lever="Factive Verb Contradiction")
+    assert out["perturbed_query"].endswith("that Deadpool 2 is scheduled to be released in the United States on "
+                                           "July 18, 2019, when is the next deadpool movie being released?")
+
+
+def test_far_coarser_scale_takes_dates_in_running_text_only():
+    hollywood = {"source_id": "y", "query": "when did hollywood become the centre of the film industry",
+                 "answers": ["1912", "By 1912"],
+                 "context": "By 1912, major motion-picture companies had set up production in Los Angeles. It grew."}
+    _declines(hollywood, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale")  # was "The 20th century, major"
+    wars = {"source_id": "w", "query": "how many wars held between india and pakistan", "answers": ["four"],
+            "context": "India and Pakistan have fought four wars since 1947. Both hold nuclear weapons."}
+    _declines(wars, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale")  # was "a number of wars"
+
+
+def test_parenthetical_excise_leaves_quoted_titles_whole():
+    row = {"source_id": "q", "query": "who wrote i wanna dance with somebody", "answers": ["George Merrill"],
+           "context": '"I Wanna Dance with Somebody (Who Loves Me)" was written by George Merrill. It was a hit.'}
+    _declines(row, tx.MISSING_INFO, tx.LOW, "Parenthetical Excise")
+
+
+def test_subject_deletion_declines_a_dangling_opener():
+    row = {"source_id": "g", "query": "when was the last time ny rangers won stanley cup", "answers": ["1993-94"],
+           "context": "The Rangers are a hockey team based in New York. The Rangers most recently won the cup in 1993-94. "
+                      "The club is also one of the oldest in the league."}
+    _declines(row, tx.MISSING_INFO, tx.HIGH, "Answer and Subject Sentences Deleted")
