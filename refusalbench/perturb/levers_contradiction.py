@@ -125,6 +125,8 @@ _YEARLIKE = re.compile(r"^(?:1[5-9]\d\d|20[0-4]\d)$")
 def other_figure(item: Item) -> str:
     """A distractor of the answer's type that differs in its year (dates, years) or clearly in value (numbers:
     at least a quarter apart); hedged answers ("over 74", "around 2011") and year-like counts are declined."""
+    if len(item.aliases()) < len(item.answers):
+        raise NotApplicable("the question has several different answers ('six', 'two'); one rival leaves another right")
     if any(_HEDGE.search(a) for a in item.aliases()):
         raise NotApplicable("the answer is hedged ('over 74'); a nearby rival value would not contradict it")
     value = item.distractor()

@@ -22,6 +22,7 @@ NON_AGENTS = ("Which prime number", "Which shade of blue", "Which empty box", "W
 _PARENTHETICAL = re.compile(r"\s*\([^()]*\)")
 _WEAK_OPENING = re.compile(r"(?:he|she|it|they|his|her|its|their|this|these|those|also|however|but|and|then|there|here)\b",
                            re.I)
+_PARTICIPLE = re.compile(r"\s*[A-Z][a-z]{3,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)")  # "Published in 1937, it ..."
 _WHO = re.compile(r"^(?P<wh>who|who's|whom)\s+(?P<rest>.+)$", re.I)
 
 
@@ -35,11 +36,9 @@ def factive_contradiction(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype not in (at.DATE, at.YEAR, at.NUMBER):
         raise NotApplicable("only a date, year or figure is swapped for one surely of the same kind")
-    if len(item.aliases()) < len(item.answers):
-        raise NotApplicable("the question has several different answers; denying one leaves the others right")
     value = other_figure(item)
     original, new = restated(item, value, MAX_WORDS)
-    if not re.match(r"[A-Z]", original.strip()) or _WEAK_OPENING.match(original.strip()):
+    if not re.match(r"[A-Z]", original.strip()) or _WEAK_OPENING.match(original.strip()) or _PARTICIPLE.match(original):
         raise NotApplicable("the answer sentence does not open on its subject")
     new = tidy(_PARENTHETICAL.sub("", new))
     if not contains(new, value) or contains_any(new, item.answers):

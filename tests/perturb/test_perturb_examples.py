@@ -149,6 +149,15 @@ def _declines(row: dict, cls: str, intensity: str, lever: str, *others: dict) ->
         generate_programmatic(row, cls, intensity, 0, DistractorPool.from_base([row, *others, *BASE]), lever=lever)
 
 
+def test_contradictions_decline_questions_with_several_figures():
+    row = {"source_id": "o", "query": "how many pieces in a chocolate orange", "answers": ["six", "20"],
+           "context": "The chocolate orange is divided into 20 segments. Older ones had six."}
+    other = {"source_id": "p", "query": "how many pieces in a kit kat", "answers": ["4"], "context": "A Kit Kat has 4 fingers."}
+    for cls, intensity, lever in [(tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash"),
+                                  (tx.CONTRADICTION, tx.HIGH, "Same-source Self-contradiction")]:
+        _declines(row, cls, intensity, lever, other)
+
+
 def test_contradictions_decline_hedged_or_near_figures():
     row = {"source_id": "h", "query": "how many languages has harry potter been translated into", "answers": ["over 74"],
            "context": "The first book has been translated into over 74 languages. It sold well."}
@@ -167,6 +176,9 @@ def test_factive_premise_never_bare_denial_nor_for_a_list_answer():
     cards = {"source_id": "r", "query": "do you cut cards to the left or right", "answers": ["right"],
              "context": "The cards are cut to the right by the player."}
     _declines(cards, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction")  # was "Knowing that it was not right, ..."
+    novel = {"source_id": "j", "query": "when did john steinbeck write of mice and men", "answers": ["1937"],
+             "context": "Published in 1937, it tells the story of two ranch workers. It was a success."}
+    _declines(novel, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction")  # was "Given that we know that published in"
     out = generate_programmatic(DEADPOOL, tx.FALSE_PREMISE, tx.MEDIUM, 0, POOL, lever="Factive Verb Contradiction")
     assert out["perturbed_query"].endswith("that Deadpool 2 is scheduled to be released in the United States on "
                                            "July 18, 2019, when is the next deadpool movie being released?")
