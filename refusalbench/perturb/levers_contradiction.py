@@ -142,6 +142,8 @@ def other_figure(item: Item) -> str:
     if mine.unit.strip() != rival.unit.strip() or _HEDGE.search(value):
         raise NotApplicable("the rival figure is in another unit or hedged")
     a, b = mine.magnitude, rival.magnitude
+    if 1 in (mine.value, rival.value):
+        raise NotApplicable("one of the figures is 1, whose noun is singular ('one season' / 'two seasons')")
     if min(a, b) <= 0 or max(a, b) / min(a, b) < 1.25:
         raise NotApplicable("the rival figure is too close to the stated one to contradict it")
     return value

@@ -81,6 +81,9 @@ def one_level_coarser(item: Item) -> Proposal:
     return _coarsen(item, 1, "Stated the answer only at a coarser level (year, decade, range, role or region) than the query asks.")
 
 
+_DATE_BEFORE = re.compile(r"(?:\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+                          r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?|\d),?$|\d{4},?(?: and)?$")
+_YEAR_LIST_AFTER = re.compile(r"^,?\s*(?:and\s+|or\s+|to\s+|[-–]\s*)?\d{4}\b")
 _LEADING_PREPOSITION = re.compile(r"^(?:by|on|at|since|from|until|before|after|around|circa|c\.)\s", re.I)
 
 
@@ -100,6 +103,8 @@ def far_coarser(item: Item) -> Proposal:
                 before = item.passages[i][:m.start()].rstrip()
                 if _LEADING_PREPOSITION.match(a) or not before or before.endswith((".", "!", "?", '"', ":")):
                     raise NotApplicable("an answer opens its sentence or carries a preposition the century cannot take")
+                if _DATE_BEFORE.search(before) or _YEAR_LIST_AFTER.match(item.passages[i][m.end():]):
+                    raise NotApplicable("the year is part of a date or a list of years ('1 September 1939', '1948, 1949')")
     level = 3 if item.atype == at.DATE else 2
     return _coarsen(item, level, "Stated the answer only as its century, far coarser than the exact year or date asked for.")
 

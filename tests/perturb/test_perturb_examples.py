@@ -189,6 +189,10 @@ def test_far_coarser_scale_takes_dates_in_running_text_only():
                  "answers": ["1912", "By 1912"],
                  "context": "By 1912, major motion-picture companies had set up production in Los Angeles. It grew."}
     _declines(hollywood, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale")  # was "The 20th century, major"
+    for text in ("On 1 September 1939, Germany invaded Poland.", "They won in 1948, 1949 and 1960."):
+        row = {"source_id": "v", "query": "when did it happen", "answers": ["1939" if "1939" in text else "1948"],
+               "context": text + " It was noted."}
+        _declines(row, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale")
     wars = {"source_id": "w", "query": "how many wars held between india and pakistan", "answers": ["four"],
             "context": "India and Pakistan have fought four wars since 1947. Both hold nuclear weapons."}
     _declines(wars, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale")  # was "a number of wars"
