@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test test-fast test-slow lint bench mlflow-ui clean
+.PHONY: install demo test test-fast test-slow test-browser lint bench mlflow-ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,12 @@ lint: install
 
 test-slow: install
 	$(BIN)/python -m pytest -q -m slow
+
+# Not in CI: a small sweep served by the MLflow UI, screenshotted in headless Chromium (OS packages) into docs/
+test-browser: install
+	command -v chromium >/dev/null || apt-get install -y chromium chromium-driver
+	$(BIN)/python -m pip install --quiet -e '.[dev,browser]'
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(BIN)/python scripts/browser_check.py
 
 bench: install
 	$(BIN)/python -m pytest -q -s -m benchmark tests/benchmarks

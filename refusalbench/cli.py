@@ -27,6 +27,9 @@ from refusalbench.errors import UserError
 from refusalbench.paths import CONF_DIR
 from refusalbench.stages import STAGE_ORDER, load_stage
 from refusalbench.tracking.callback import DONE_MARKER
+from refusalbench.tracking.job_identity import job_label
+from refusalbench.tracking.mlflow_run import read_sweep_state
+from refusalbench.tracking.records import discard_new_record
 
 log = logging.getLogger("refusalbench")
 
@@ -97,14 +100,35 @@ def run_pipeline(cfg: RefusalBenchConfig, run_dir: Path) -> RunContext:
     """Run the configured stages in order; returns the context (with the paths written)."""
     ctx = RunContext(cfg=cfg, run_dir=run_dir)
     modules = [(name, load_stage(name)) for name in ordered_stages(cfg.pipeline.stages)]
+    finished: list[str] = []
+    name = ""
     try:
         for name, module in modules:
             log.info("stage %s: start", name)
             module.run(ctx)
             log.info("stage %s: done", name)
+            finished.append(name)
+    except KeyboardInterrupt:
+        raise RunInterrupted(interrupted_note(ctx, finished, name)) from None
     finally:
         ctx.close()
     return ctx
+
+
+class RunInterrupted(Exception):
+    """Ctrl-C during a stage; the message says what finished and how to resume."""
+
+
+def interrupted_note(ctx: RunContext, finished: list[str], stage: str) -> str:
+    """One line: the stages done, the model calls finished (all cached), how to resume."""
+    done = f"stages done: {', '.join(finished)}; " if finished else ""
+    calls = ""
+    if ctx._llm is not None:
+        total = ctx._llm.usage_summary()["total"]
+        calls = f"{total['calls'] - total['failed']} model calls finished and cached ({total['cached']} were cached " \
+                "before); "
+    return (f"interrupted during stage {stage}: {done}{calls}run the same command again to resume "
+            f"(finished calls come from the cache). Run directory: {ctx.run_dir}")
 
 
 #: outputs named in the end-of-run summary, in this order; the rest are counted
@@ -132,6 +156,7 @@ def _hydra_main(cfg: DictConfig) -> None:
     multirun = hydra_cfg.mode == RunMode.MULTIRUN
     if multirun and (run_dir / DONE_MARKER).exists():
         log.info("skipping completed job %s (delete its %s marker to run it again)", run_dir, DONE_MARKER)
+        discard_new_record(run_dir, hydra_cfg.output_subdir)
         return
     tracker = None
     status = "FAILED"
@@ -145,6 +170,11 @@ def _hydra_main(cfg: DictConfig) -> None:
         tracker = tracking.start_job(typed, resolved, run_dir, run_name=_run_name(hydra_cfg, typed), sweep_dir=sweep_dir)
         ctx = run_pipeline(typed, run_dir)
         status = "FINISHED"
+    except (RunInterrupted, KeyboardInterrupt) as exc:
+        status = "KILLED"
+        print(f"refusalbench: {str(exc) or 'interrupted before the first stage started; nothing to resume'}",
+              file=sys.stderr)
+        sys.exit(130)
     except UserError as exc:
         print(f"refusalbench: error: {exc}", file=sys.stderr)
         if multirun:  # one failed job must not stop the sweep; it has no DONE marker, so a re-run retries it
@@ -154,7 +184,7 @@ def _hydra_main(cfg: DictConfig) -> None:
         sys.exit(2)
     finally:
         if tracker is not None:
-            tracking.finish_job(tracker, run_dir, status)
+            tracking.finish_job(tracker, run_dir, status, record_dir=run_dir / hydra_cfg.output_subdir)
     (run_dir / DONE_MARKER).write_text("completed\n")  # last: a re-run of the sweep skips this job
     print_summary(ctx, tracker)
 
@@ -170,11 +200,12 @@ def dry_run(cfg: RefusalBenchConfig, run_dir: Path) -> dict:
 
 
 def _run_name(hydra_cfg, cfg: RefusalBenchConfig) -> str:
-    """The job's override string in a sweep; the model (and reasoning budget) for a single run."""
-    if hydra_cfg.mode == RunMode.MULTIRUN and hydra_cfg.job.override_dirname:
-        return hydra_cfg.job.override_dirname
+    """The model (and reasoning budget); in a sweep also the job's other swept settings (`seed=3`)."""
     budget = cfg.reasoning.budget_tokens
-    return cfg.model.id + ("" if budget is None else f"@think{budget}")
+    if hydra_cfg.mode == RunMode.MULTIRUN:
+        swept = read_sweep_state(Path(hydra_cfg.sweep.dir)).get("swept_keys", [])
+        return job_label(cfg.model.id, budget, hydra_cfg.overrides.task, swept)
+    return job_label(cfg.model.id, budget)
 
 
 def main() -> None:

@@ -487,25 +487,18 @@ class RefusalBenchConfig:
         self.model.reasoning = self.reasoning
 
 
-def safe_dirname(text: str, limit: int = 120) -> str:
-    """A single path component for a job directory: no separators, bounded length, still unique."""
-    import hashlib
-    import re
-
-    text = str(text) or "default"
-    clean = re.sub(r"[^A-Za-z0-9=,._+-]+", "_", text)
-    if len(clean) > limit:
-        clean = clean[: limit - 9] + "-" + hashlib.sha256(text.encode()).hexdigest()[:8]
-    return clean
-
-
 def register_configs() -> None:
-    """Store the schemas in Hydra's ConfigStore and register the `rb_data` resolver (idempotent)."""
+    """Store the schemas in Hydra's ConfigStore and register the resolvers (idempotent)."""
     if not OmegaConf.has_resolver("rb_data"):
         # ${rb_data:FILE} -> absolute path of a data file bundled with the package
         OmegaConf.register_new_resolver("rb_data", lambda name: str(PACKAGE_DATA_DIR / name))
-    if not OmegaConf.has_resolver("rb_dirname"):
-        # ${rb_dirname:${hydra.job.override_dirname}} -> one safe directory name for a sweep job
-        OmegaConf.register_new_resolver("rb_dirname", safe_dirname)
+    if not OmegaConf.has_resolver("rb_job_key"):
+        from refusalbench.tracking.job_identity import job_key
+        from refusalbench.tracking.records import record_subdir
+
+        # ${rb_job_key:${hydra.overrides.task}} -> a sweep job's directory from its semantic overrides
+        OmegaConf.register_new_resolver("rb_job_key", lambda overrides: job_key(overrides))
+        # ${rb_record_dir:${hydra.runtime.output_dir}} -> .hydra, or .hydra-<time> beside an earlier record
+        OmegaConf.register_new_resolver("rb_record_dir", record_subdir)
     cs = ConfigStore.instance()
     cs.store(name="refusalbench_schema", node=RefusalBenchConfig)

@@ -15,6 +15,12 @@ A reply spec is either the assistant text (str) or a dict with any of:
 - ``fault``: ``"malformed"`` (200 with a non-JSON body), ``"hang"`` (sleep ``seconds``, default 30,
   before answering), ``"drop"`` (close the connection without a reply);
 - ``latency`` (seconds; overrides the server-wide latency for this request).
+
+With ``slots=N`` the server works on at most N requests at a time, like llama.cpp's parallel slots:
+the others wait in a queue (first come, first served), and the latency is spent inside a slot. A
+request whose client hangs up (a client-side timeout) leaves the queue or frees its slot, as
+llama.cpp does. ``report_slots=True`` also answers ``GET /props`` with ``{"total_slots": N}``, as
+llama.cpp does; otherwise ``/props`` is a 404, like most servers.
 """
 
 from __future__ import annotations
@@ -44,8 +50,12 @@ class LLMTestServer:
     """The server; start with ``start()`` (or use as a context manager), stop with ``stop()``."""
 
     def __init__(self, latency: float = 0.0, responder: Optional[Callable[[dict], Reply]] = None,
-                 model: str = "test-model") -> None:
+                 model: str = "test-model", slots: Optional[int] = None, report_slots: bool = False) -> None:
         self.latency = latency
+        self.slots = slots
+        self.report_slots = report_slots
+        self._slot_sem: Optional[asyncio.Semaphore] = None
+        self.abandoned = 0  # requests whose client hung up before the reply
         self.model = model
         self._responder = responder or default_responder
         self._script: deque[Reply] = deque()
@@ -82,6 +92,7 @@ class LLMTestServer:
             self.request_times.clear()
             self._script.clear()
             self.max_in_flight = 0
+            self.abandoned = 0
         self._responder = default_responder
         self.latency = 0.0
 
@@ -106,7 +117,11 @@ class LLMTestServer:
             app.router.add_post("/v1/chat/completions", self._chat)
             app.router.add_get("/v1/models", self._models)
             app.router.add_get("/health", self._health)
-            self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5)
+            app.router.add_get("/props", self._props)
+            if self.slots:
+                self._slot_sem = asyncio.Semaphore(self.slots)
+            self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5,
+                                         handler_cancellation=True)
             loop.run_until_complete(self._runner.setup())
             site = web.SockSite(self._runner, sock, backlog=1024)
             loop.run_until_complete(site.start())
@@ -137,6 +152,11 @@ class LLMTestServer:
     async def _health(self, request: web.Request) -> web.Response:
         return web.json_response({"status": "ok"})
 
+    async def _props(self, request: web.Request) -> web.Response:
+        if not (self.slots and self.report_slots):
+            return web.json_response({"error": {"message": "not found"}}, status=404)
+        return web.json_response({"total_slots": self.slots})
+
     async def _models(self, request: web.Request) -> web.Response:
         return web.json_response({"object": "list", "data": [{"id": self.model, "object": "model"}]})
 
@@ -163,9 +183,18 @@ class LLMTestServer:
             if isinstance(spec, str):
                 spec = {"content": spec}
             latency = spec.get("latency", self.latency)
-            if latency:
-                await asyncio.sleep(latency)
-            return await self._reply(request, body, spec, n)
+            if self._slot_sem is None:
+                if latency:
+                    await asyncio.sleep(latency)
+                return await self._reply(request, body, spec, n)
+            async with self._slot_sem:  # queued until a slot is free; the work happens inside it
+                if latency:
+                    await asyncio.sleep(latency)
+                return await self._reply(request, body, spec, n)
+        except asyncio.CancelledError:
+            with self._lock:
+                self.abandoned += 1
+            raise
         finally:
             with self._lock:
                 self.in_flight -= 1

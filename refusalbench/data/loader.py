@@ -1,20 +1,17 @@
-"""Reading raw records through the `datasets` library: local JSONL/JSON/parquet, or a hub id.
+"""Reading raw records: local JSONL/JSON/parquet files, or a Hugging Face hub id through `datasets`.
 
-Local files always work offline. When `datasets` cannot give the records back exactly — a JSON
-column whose type varies between rows (it would store such a column as JSON text and turn the
-string "1984" into the number 1984), or a malformed line — the JSON file is read again with the
-standard library, line by line, and an unparsable line becomes one counted bad record.
+Local files always work offline and never import `datasets` (seconds of start-up): JSON is read with
+the standard library, line by line, so every value comes back exactly as written (``datasets`` would
+store a column whose type varies as JSON text and turn the string "1984" into the number 1984) and
+an unparsable line becomes one counted bad record; parquet is read with pyarrow.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
-
-import datasets
+from typing import Any
 
 from refusalbench.config import DatasetConfig
 from refusalbench.data.records import DataError, SkipLog
@@ -62,40 +59,19 @@ def _files(path: Path) -> tuple[list[Path], str]:
     return files, formats.pop()
 
 
-@contextmanager
-def _quiet() -> Iterator[None]:
-    enabled = datasets.is_progress_bar_enabled()
-    datasets.disable_progress_bars()
-    try:
-        yield
-    finally:
-        if enabled:
-            datasets.enable_progress_bars()
-
-
-def _has_json_feature(feature: Any) -> bool:
-    if type(feature).__name__ == "Json":
-        return True
-    if isinstance(feature, dict):
-        return any(_has_json_feature(f) for f in feature.values())
-    inner = getattr(feature, "feature", None)
-    return inner is not None and _has_json_feature(inner)
-
-
 def _read_local(path: Path, skips: SkipLog) -> list[Any]:
     files, fmt = _files(path)
-    try:
-        with _quiet():
-            ds = datasets.load_dataset(fmt, data_files=[str(p) for p in files], split="train")
-    except Exception as exc:  # datasets wraps arrow/parse errors in several exception types
-        if fmt != "json":
-            raise DataError(f"Cannot read parquet dataset {path}: {type(exc).__name__}: {exc}") from exc
-        log.info("datasets could not read %s as one table (%s); reading it line by line", path, type(exc).__name__)
+    if fmt == "json":
         return [row for p in files for row in _read_json_stdlib(p)]
-    if fmt == "json" and _has_json_feature(ds.features):
-        log.debug("%s has columns of varying type; reading it with the json module to keep values exact", path)
-        return [row for p in files for row in _read_json_stdlib(p)]
-    return ds.to_list()
+    import pyarrow.parquet as pq
+
+    rows: list[Any] = []
+    for p in files:
+        try:
+            rows += pq.read_table(p).to_pylist()
+        except Exception as exc:  # arrow raises several types for a damaged or foreign file
+            raise DataError(f"Cannot read parquet dataset {p}: {type(exc).__name__}: {exc}") from exc
+    return rows
 
 
 def _read_json_stdlib(path: Path) -> list[Any]:
@@ -127,6 +103,8 @@ def _read_json_stdlib(path: Path) -> list[Any]:
 
 
 def _read_hub(hub_id: str, split: str) -> list[dict]:
+    import datasets
+
     try:
         ds = datasets.load_dataset(hub_id, split=split)
     except Exception as exc:  # no network, unknown id, gated dataset, unknown split ...

@@ -22,19 +22,22 @@ from typing import Any, Iterable, Optional
 
 from refusalbench.config import CacheConfig, ModelConfig
 from refusalbench.errors import UserError
+from refusalbench.llm.breaker import EndpointUnavailable
 from refusalbench.llm.cache import ResponseCache, canonical_json
 from refusalbench.llm.completion import CallSpec, Completion, is_truncated
 from refusalbench.llm.estimate import count_input_tokens, estimate_cost, estimate_table, expected_output
-from refusalbench.llm.limits import LimiterRegistry, ModelLimiter
+from refusalbench.llm.limits import Endpoint, LimiterRegistry
 from refusalbench.llm.litellm_setup import import_litellm
 from refusalbench.llm.reasoning import split_think
-from refusalbench.llm.retry import RetryPolicy, classify, scrub
+from refusalbench.llm.retry import CallError, RetryPolicy, classify, scrub
 from refusalbench.llm.routing import LOCAL_DUMMY_KEY, Route, build_route, server_identity
 from refusalbench.llm.transport import HttpTransport, litellm_call
 from refusalbench.llm.usage import UsageLedger
 
 log = logging.getLogger(__name__)
 
+#: a request that timed out is retried with its deadline doubled, up to this multiple of model.timeout
+MAX_DEADLINE_FACTOR = 4.0
 _RESPONSE_FIELDS = ("text", "reasoning", "finish_reason", "input_tokens", "output_tokens", "reasoning_tokens",
                     "latency_s", "cost_usd")
 
@@ -71,6 +74,7 @@ class LLMLayer:
         self._http = HttpTransport()
         self._routes: dict[str, Route] = {}
         self._servers: dict[str, Any] = {}
+        self._slots: dict[str, Optional[int]] = {}  # api_base -> the slots the server reports
         self._lock = threading.RLock()
         self._logged_errors: set[tuple[str, str]] = set()
         self._loop: Optional[asyncio.AbstractEventLoop] = None
@@ -110,18 +114,24 @@ class LLMLayer:
                 _postfix(bar, stats)
             if pending:
                 await self._aprepare(route)  # a managed server starts only when something is not cached
-                limiter = self._limiters.get(route.endpoint, cfg.max_concurrency, cfg.rpm)
+                endpoint = await self._endpoint(route)
                 queue = iter(pending)
 
                 async def worker() -> None:
                     for i, spec, key, text in queue:
-                        c = await self._call(route, role, spec, key, text, limiter, stats)
+                        c = await self._call(route, role, spec, key, text, endpoint, stats)
                         results[i] = c
                         stats.add(c)
                         bar.update(1)
                         _postfix(bar, stats)
 
-                await asyncio.gather(*(worker() for _ in range(min(len(pending), 2 * cfg.max_concurrency + 4))))
+                n_workers = min(len(pending), 2 * cfg.max_concurrency + 4)
+                try:
+                    await _all_or_none(worker() for _ in range(n_workers))
+                except EndpointUnavailable as exc:
+                    raise EndpointUnavailable(f"{exc} {_progress_note(stats, len(specs))}", exc.address,
+                                              exc.category) from None
+                log.info("%s at %s: %s", cfg.id, endpoint.address, endpoint.describe())
         finally:
             bar.close()
         if self.dry_run:
@@ -143,8 +153,7 @@ class LLMLayer:
         if hit is not None:
             return self._from_cache(route, role, spec, hit)
         await self._aprepare(route)
-        limiter = self._limiters.get(route.endpoint, route.cfg.max_concurrency, route.cfg.rpm)
-        return await self._call(route, role, spec, key, text, limiter, None)
+        return await self._call(route, role, spec, key, text, await self._endpoint(route), None)
 
     def usage_summary(self) -> dict[str, Any]:
         """Totals per model, per role and per (model, role); see `refusalbench.llm.usage`."""
@@ -185,7 +194,7 @@ class LLMLayer:
         await self._http.aclose_current()
         await asyncio.to_thread(self.close)
 
-    def __enter__(self) -> "LLMLayer":
+    def __enter__(self) -> LLMLayer:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -222,15 +231,28 @@ class LLMLayer:
         else:
             self._prepare(route)
 
+    async def _endpoint(self, route: Route) -> Endpoint:
+        """The admission state for `route` in this loop; asks a fresh server once for its slots."""
+        cfg = route.cfg
+        address = route.api_base or f"the {route.litellm_model.split('/', 1)[0]} API (via LiteLLM)"
+        endpoint = self._limiters.get(route.endpoint, address, cfg.max_concurrency, cfg.rpm)
+        if route.managed:
+            endpoint.limit.trust()  # our own server: it has exactly max_concurrency slots
+        if route.api_base and route.openai_compatible and not route.managed and endpoint.server_slots is None:
+            if route.api_base not in self._slots:
+                self._slots[route.api_base] = await self._http.server_slots(route.api_base)
+            endpoint.use_server_slots(self._slots[route.api_base])
+        return endpoint
+
     def _start_server(self, cfg: ModelConfig) -> Any:
         ident = server_identity(cfg)
         server = self._servers.get(ident)
         if server is None:
             try:
-                from refusalbench.llm.servers import start_managed
+                from refusalbench.llm.managed import start_managed
             except ImportError as exc:
                 raise UserError(f"Model {cfg.id!r} uses backend {cfg.backend!r}, but the managed-server module "
-                                f"refusalbench.llm.servers is not available ({exc}).") from exc
+                                f"refusalbench.llm.managed is not available ({exc}).") from exc
             log.info("starting %s server for model %s", cfg.backend, cfg.id)
             if self.run_dir is not None:
                 self.run_dir.mkdir(parents=True, exist_ok=True)
@@ -253,41 +275,49 @@ class LLMLayer:
                 log.warning("could not stop a managed server cleanly: %s", exc)
 
     # ---- one call --------------------------------------------------------------------------------
-    async def _call(self, route: Route, role: str, spec: CallSpec, key: str, text: str, limiter: ModelLimiter,
+    async def _call(self, route: Route, role: str, spec: CallSpec, key: str, text: str, endpoint: Endpoint,
                     stats: Optional[_RunStats]) -> Completion:
+        from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
+
         cfg = route.cfg
-        failures = 0
-        secrets: list[str] = []
-        while True:
-            try:
-                api_key = route.api_key()
-                secrets = [api_key] if api_key and api_key != LOCAL_DUMMY_KEY else []
-                async with limiter.slot():
-                    t0 = time.perf_counter()
-                    if route.transport == "http":
-                        reply = await self._http.call(route, spec.messages, spec.response_format, api_key, cfg.timeout)
-                    else:
-                        reply = await asyncio.wait_for(
-                            litellm_call(route, spec.messages, spec.response_format, api_key, cfg.timeout),
-                            cfg.timeout + 5.0)
-                    latency = time.perf_counter() - t0
-                break
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - every failure is classified and recorded
-                err = classify(exc) if not isinstance(exc, UserError) else None
-                failures += 1
-                if err is None or not err.retryable or failures > cfg.max_retries:
-                    message = scrub(exc if err is None else err, secrets)
-                    if err is not None and err.retryable:
-                        message += f" (gave up after {failures} attempts)"
-                    return self._failed(route, role, spec, message, failures - 1, err.kind if err else "UserError")
-                delay = self.retry_policy.delay(failures, err.retry_after)
-                log.debug("model %s: %s; retry %d/%d in %.2fs", cfg.id, scrub(err, secrets), failures,
-                          cfg.max_retries, delay)
-                if stats is not None:
-                    stats.retries += 1
-                await asyncio.sleep(delay)
+        api_key = route.api_key()
+        secrets = [api_key] if api_key and api_key != LOCAL_DUMMY_KEY else []
+        deadline = cfg.timeout
+
+        def before_sleep(state: Any) -> None:
+            log.debug("model %s: %s; retry %d/%d", cfg.id, scrub(state.outcome.exception(), secrets),
+                      state.attempt_number, cfg.max_retries)
+            if stats is not None:
+                stats.retries += 1
+
+        retrying = AsyncRetrying(stop=stop_after_attempt(cfg.max_retries + 1), wait=self.retry_policy.wait,
+                                 retry=retry_if_exception(lambda e: isinstance(e, CallError) and e.retryable),
+                                 before_sleep=before_sleep, reraise=True)
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    endpoint.breaker.check()
+                    async with endpoint.slot() as ticket:
+                        try:
+                            reply = await self._send(route, spec, api_key, deadline)
+                        except Exception as exc:  # noqa: BLE001 - every failure is classified and recorded
+                            err = CallError("UserError", str(exc)) if isinstance(exc, UserError) else classify(exc)
+                            if err.overload:
+                                endpoint.limit.on_overload(ticket)
+                            if err.is_timeout:  # the retry waits longer, at the halved bound
+                                deadline = min(deadline * 2.0, cfg.timeout * MAX_DEADLINE_FACTOR)
+                            endpoint.breaker.record_failure(err, ticket.started, cfg.id, scrub(err, secrets))
+                            raise err from None
+                        latency = time.monotonic() - ticket.started
+                        endpoint.limit.on_success(ticket, latency, cfg.timeout)
+                        endpoint.breaker.record_success()
+        except CallError as err:
+            failures = attempt.retry_state.attempt_number
+            message = scrub(err, secrets)
+            if err.retryable:
+                message += f" (gave up after {failures} attempts)"
+            return self._failed(route, role, spec, message, failures - 1, err.kind)
+        failures = attempt.retry_state.attempt_number - 1
         answer, think = split_think(reply["content"])
         reasoning = reply["reasoning"]
         if think:
@@ -300,6 +330,13 @@ class LLMLayer:
             self.cache.put(key, text, {f: getattr(c, f) for f in _RESPONSE_FIELDS})
         self._ledger.record(cfg.id, cfg.name, role, c, retries=failures)
         return c
+
+    async def _send(self, route: Route, spec: CallSpec, api_key: Optional[str], deadline: float) -> dict[str, Any]:
+        if route.transport == "http":
+            return await self._http.call(route, spec.messages, spec.response_format, api_key, deadline)
+        # LiteLLM's own timeout plus a margin; cancelling the task closes its connection
+        return await asyncio.wait_for(litellm_call(route, spec.messages, spec.response_format, api_key, deadline),
+                                      deadline + 5.0)
 
     def _failed(self, route: Route, role: str, spec: CallSpec, message: str, retries: int, kind: str) -> Completion:
         cfg = route.cfg
@@ -359,6 +396,25 @@ class LLMLayer:
 
         show = sys.stderr.isatty() if self.progress is None else self.progress
         return tqdm(total=total, desc=desc, disable=not show, mininterval=0.5, unit="call", dynamic_ncols=True)
+
+
+async def _all_or_none(coros: Iterable[Any]) -> None:
+    """Run the coroutines concurrently; the first exception cancels the others and is raised."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        for task in done:
+            if task.exception() is not None:
+                raise task.exception()  # type: ignore[misc]
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _progress_note(stats: _RunStats, total: int) -> str:
+    return (f"This stage stopped with {stats.done - stats.failed} of {total} calls answered ({stats.cached} from "
+            "the cache); every answered call is cached, so running the same command again resumes from there.")
 
 
 def _postfix(bar: Any, stats: _RunStats) -> None:

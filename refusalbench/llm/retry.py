@@ -1,49 +1,25 @@
-"""Failure classification (retry or fail at once) and the backoff schedule.
+"""Failure classification (retry or fail at once), failure categories for the circuit breaker, and backoff.
 
 Retryable: rate limits (429, unless the quota is exhausted), server errors (5xx), timeouts, dropped
 connections and malformed response bodies. Everything else (authentication, permission, bad
 request, context length, not found, unexpected local exceptions) fails the item at once with the
-error recorded. Classification reads exception class names and HTTP status codes, so it works for
-LiteLLM's exception family and the layer's own HTTP client without importing LiteLLM.
+error recorded. Classification goes by exception type: the layer's own `CallError`, the `openai`
+SDK's exception family (which LiteLLM's exceptions extend) and aiohttp's client errors, each looked
+up only when its library is already imported, plus the HTTP status code an exception carries.
 """
 
 from __future__ import annotations
 
 import asyncio
 import email.utils
+import json
 import random
 import re
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
-# exception class name -> retryable (first match along the MRO wins)
-_BY_NAME = {
-    "ContextWindowExceededError": False,
-    "ContentPolicyViolationError": False,
-    "AuthenticationError": False,
-    "PermissionDeniedError": False,
-    "NotFoundError": False,
-    "UnprocessableEntityError": False,
-    "UnsupportedParamsError": False,
-    "BadRequestError": False,
-    "BudgetExceededError": False,
-    "RateLimitError": True,
-    "Timeout": True,
-    "APITimeoutError": True,
-    "TimeoutError": True,
-    "InternalServerError": True,
-    "ServiceUnavailableError": True,
-    "BadGatewayError": True,
-    "APIConnectionError": True,
-    "APIResponseValidationError": True,
-    "MalformedResponseError": True,
-    "JSONDecodeError": True,
-    "ClientConnectionError": True,
-    "ClientPayloadError": True,
-    "ServerDisconnectedError": True,
-    "ClientOSError": True,
-}
 _RETRYABLE_STATUS = {408, 409, 425, 429}
 _QUOTA = re.compile(r"insufficient_quota|exceeded your current quota|quota exceeded|billing", re.I)
 _CONTEXT = re.compile(r"context.{0,20}(length|window)|maximum context|too many tokens|prompt is too long", re.I)
@@ -68,6 +44,26 @@ class CallError(Exception):
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
+
+    @property
+    def is_timeout(self) -> bool:
+        return self.kind == "Timeout"
+
+    @property
+    def overload(self) -> bool:
+        """A sign the endpoint gets more than it can take: the adaptive bound shrinks."""
+        return self.retryable and (self.is_timeout or self.status == 429 or (self.status or 0) >= 500)
+
+    @property
+    def category(self) -> Optional[str]:
+        """What the circuit breaker counts: connection, refused, overload, or None (item-specific)."""
+        if self.kind == "APIConnectionError":
+            return "connection"
+        if self.status in (401, 403, 404) or (self.status == 429 and not self.retryable):
+            return "refused"
+        if self.overload:
+            return "overload"
+        return None
 
 
 def http_error(status: int, message: str, headers: Optional[Mapping[str, str]] = None) -> CallError:
@@ -123,26 +119,38 @@ def classify(exc: BaseException) -> CallError:
     """Turn any exception raised by a call into a CallError that says whether to retry."""
     if isinstance(exc, CallError):
         return exc
+    aiohttp = sys.modules.get("aiohttp")
+    connect_timeout = getattr(aiohttp, "ConnectionTimeoutError", None) if aiohttp is not None else None
+    if connect_timeout is not None and isinstance(exc, connect_timeout):
+        return CallError("APIConnectionError", "no connection within the connect timeout", retryable=True)
     if isinstance(exc, (asyncio.TimeoutError, TimeoutError)):
         return CallError("Timeout", "no reply within the model's timeout", retryable=True)
     message = _message(exc)
+    name = type(exc).__name__
+    litellm = sys.modules.get("litellm")
+    if litellm is not None and isinstance(exc, litellm.BudgetExceededError):
+        return CallError(name, message)
+    if litellm is not None and isinstance(exc, (litellm.ContextWindowExceededError,
+                                                litellm.ContentPolicyViolationError)):
+        return CallError(name, message, status=400)
+    openai = sys.modules.get("openai")
+    if openai is not None:
+        if isinstance(exc, openai.APITimeoutError):
+            return CallError("Timeout", message, retryable=True)
+        if isinstance(exc, openai.APIConnectionError):
+            return CallError("APIConnectionError", message, retryable=True)
+        if isinstance(exc, openai.APIResponseValidationError):
+            return CallError("MalformedResponseError", message, retryable=True)
+    if aiohttp is not None and isinstance(exc, (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError)):
+        return CallError("APIConnectionError", message, retryable=True)
+    if isinstance(exc, json.JSONDecodeError):
+        return CallError("MalformedResponseError", message, retryable=True)
     status = getattr(exc, "status_code", None)
-    status = status if isinstance(status, int) else None
-    names = [cls.__name__ for cls in type(exc).__mro__]
-    kind = names[0]
-    retryable: Optional[bool] = next((_BY_NAME[n] for n in names if n in _BY_NAME), None)
-    if retryable is None and status is not None:
-        retryable = status in _RETRYABLE_STATUS or status >= 500
-    if retryable is None:
-        # a generic API error without a status is a provider-side failure; anything else is ours
-        retryable = "APIError" in names
-    if status == 429 and _QUOTA.search(message):
-        retryable = False
-    if "BadRequestError" in names and _CONTEXT.search(message) and kind == "BadRequestError":
-        kind = "ContextWindowExceededError"
-    headers = _headers_of(exc)
-    retry_after = parse_retry_after(headers) if headers else None
-    return CallError(kind, message, status=status, retryable=retryable, retry_after=retry_after)
+    if isinstance(status, int) and status >= 400:
+        return http_error(status, message, _headers_of(exc))
+    if openai is not None and isinstance(exc, openai.APIError):
+        return CallError(name, message, retryable=True)  # a provider-side failure without a status
+    return CallError(name, message)  # a local exception: a bug or a bad request, never retried
 
 
 @dataclass(frozen=True)
@@ -153,6 +161,13 @@ class RetryPolicy:
     max_delay: float = 60.0
     max_retry_after: float = 300.0
     jitter: float = 0.5  # each wait is shortened by a random fraction up to this
+
+    def wait(self, retry_state: Any) -> float:
+        """tenacity's wait hook: a timed-out request goes back at once (the halved bound paces it)."""
+        err = retry_state.outcome.exception()
+        if isinstance(err, CallError) and err.is_timeout:
+            return 0.0
+        return self.delay(retry_state.attempt_number, getattr(err, "retry_after", None))
 
     def delay(self, failures: int, retry_after: Optional[float] = None) -> float:
         """Seconds to wait after the `failures`-th failed attempt (1-based)."""

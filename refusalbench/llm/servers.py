@@ -1,14 +1,14 @@
 """Model servers started and stopped by the run: the embedded llama.cpp runtime and managed vLLM.
 
-``start_managed(model_cfg)`` launches the server as a child process in its own process group, waits
-until it answers ``GET /health`` and ``GET /v1/models``, and returns a :class:`ManagedServer` with the
-OpenAI-compatible ``api_base`` and the ``served_name`` the server answers to. ``stop()`` terminates
-the whole group (SIGTERM, then SIGKILL after a grace period); it is idempotent and also registered
-with :mod:`atexit`.
+A :class:`ManagedServer` launches a server as a child process in its own process group, waits until it
+answers ``GET /health`` and ``GET /v1/models``, and knows the OpenAI-compatible ``api_base`` and the
+``served_name`` the server answers to (:func:`refusalbench.llm.managed.start_managed` picks the kind).
+``stop()`` terminates the whole group (SIGTERM, then SIGKILL after a grace period); it is idempotent and
+also registered with :mod:`atexit`.
 
-The child runs under a small supervisor (this module run as a script) that shares its process
-group and watches the parent: if the run dies without stopping it (SIGKILL, a crash), the
-supervisor takes the group down, so no server is left holding a port, memory or a GPU.
+The child runs under a small supervisor (:mod:`refusalbench.llm.supervisor`, run as a script) that
+shares its process group and watches the parent: if the run dies without stopping it (SIGKILL, a crash),
+the supervisor takes the group down, so no server is left holding a port, memory or a GPU.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class ManagedServer:
     """A server child process group; use :func:`start_managed` to create one."""
 
     def __init__(self, cmd: Sequence[str], *, kind: str, log_path: Path, grace_s: float = 10.0,
-                 env: Optional[dict] = None) -> None:
+                 env: Optional[dict] = None, supervisor_args: Sequence[str] = ()) -> None:
         self.kind = kind
         self.cmd = list(cmd)
         self.log_path = log_path
@@ -76,7 +76,8 @@ class ManagedServer:
         self.startup_s: Optional[float] = None
         self._lock = threading.Lock()
         self._stopped = False
-        supervisor = [sys.executable, "-I", str(Path(__file__).resolve()), "--parent", str(os.getpid()), "--"]
+        supervisor = [sys.executable, "-I", str(Path(__file__).with_name("supervisor.py").resolve()),
+                      "--parent", str(os.getpid()), *supervisor_args, "--"]
         with open(log_path, "ab") as logf:
             self.proc = subprocess.Popen(supervisor + self.cmd, stdin=subprocess.DEVNULL, stdout=logf,
                                          stderr=subprocess.STDOUT, start_new_session=True, env=env)
@@ -87,7 +88,7 @@ class ManagedServer:
     # ---- readiness -----------------------------------------------------------------------------
     def wait_ready(self, timeout: float, base_url: Optional[str] = None,
                    discover: Optional[Callable[[], Optional[str]]] = None,
-                   served_name: Optional[str] = None) -> "ManagedServer":
+                   served_name: Optional[str] = None) -> ManagedServer:
         """Block until ``/health`` and ``/v1/models`` answer; stop the server and raise on failure.
 
         ``base_url`` is the server root (``http://127.0.0.1:PORT``); ``discover`` returns it once the
@@ -100,7 +101,7 @@ class ManagedServer:
             raise
 
     def _wait_ready(self, timeout: float, base_url: Optional[str], discover: Optional[Callable[[], Optional[str]]],
-                    served_name: Optional[str]) -> "ManagedServer":
+                    served_name: Optional[str]) -> ManagedServer:
         from refusalbench.errors import UserError
 
         start = time.monotonic()
@@ -158,7 +159,7 @@ class ManagedServer:
             log.error("%s server (pid %d) did not exit after SIGKILL", self.kind, self.proc.pid)
         log.info("stopped %s server (pid %d)", self.kind, self.proc.pid)
 
-    def __enter__(self) -> "ManagedServer":
+    def __enter__(self) -> ManagedServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -182,55 +183,3 @@ def new_log_path(kind: str, log_dir: Optional[Path]) -> Path:
     fd, name = tempfile.mkstemp(prefix=f"refusalbench-{kind}-", suffix=".log", dir=log_dir)
     os.close(fd)
     return Path(name)
-
-
-def start_managed(model_cfg, log_dir: Optional[Path] = None) -> ManagedServer:
-    """Start the server for ``model_cfg`` (backend ``embedded`` or ``vllm_managed``); blocks until ready."""
-    from refusalbench.errors import UserError
-
-    if model_cfg.backend == "embedded":
-        from refusalbench.llm import embedded
-
-        return embedded.start(model_cfg, log_dir=log_dir)
-    if model_cfg.backend == "vllm_managed":
-        from refusalbench.llm import vllm_server
-
-        return vllm_server.start(model_cfg, log_dir=log_dir)
-    raise UserError(f"Model {model_cfg.id!r} has backend={model_cfg.backend!r}; only 'embedded' and 'vllm_managed' "
-                    f"models are started by the run.")
-
-
-# ---- supervisor (this file run as a script; stdlib only) ------------------------------------------
-def supervise(argv: Sequence[str]) -> int:
-    """Run ``argv`` after ``--parent PID --``; take the process group down if the parent goes away."""
-    args = list(argv)
-    parent = int(args[args.index("--parent") + 1])
-    cmd = args[args.index("--") + 1:]
-    child = subprocess.Popen(cmd)
-    stopping = threading.Event()
-
-    def forward(signum: int, _frame: object) -> None:
-        stopping.set()
-        if child.poll() is None:
-            child.send_signal(signum)
-
-    signal.signal(signal.SIGTERM, forward)
-    signal.signal(signal.SIGINT, forward)
-    while child.poll() is None:
-        if not stopping.is_set() and os.getppid() != parent:
-            sys.stderr.write("supervisor: the parent process is gone; stopping the server\n")
-            stopping.set()
-            signal.signal(signal.SIGTERM, signal.SIG_IGN)
-            os.killpg(0, signal.SIGTERM)
-            try:
-                child.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(0, signal.SIGKILL)
-        try:
-            child.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
-            pass
-    return child.returncode if child.returncode >= 0 else 128 - child.returncode
-
-if __name__ == "__main__":
-    sys.exit(supervise(sys.argv[1:]))

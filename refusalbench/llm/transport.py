@@ -18,6 +18,15 @@ from typing import Any, Optional
 from refusalbench.llm.retry import CallError, http_error
 from refusalbench.llm.routing import Route, response_format_param
 
+CONNECT_TIMEOUT_S = 10.0
+
+
+def _connect_timeout_type() -> tuple:
+    import aiohttp
+
+    found = getattr(aiohttp, "ConnectionTimeoutError", None)  # aiohttp >= 3.10
+    return (found,) if found is not None else ()
+
 
 def _body(route: Route, messages: list, response_format: Any) -> dict[str, Any]:
     m = route.mapped
@@ -101,20 +110,28 @@ class HttpTransport:
                    timeout: float) -> dict[str, Any]:
         import aiohttp
 
+        connect_timeout = _connect_timeout_type()
         body = _body(route, messages, response_format)
         headers = {"Content-Type": "application/json"}
         if api_key:
             headers["Authorization"] = f"Bearer {api_key}"
         url = f"{route.api_base}/chat/completions"
         session = self._session()
+        # leaving the block on a timeout closes the connection: a server that watches for that
+        # (llama.cpp does) drops the request instead of working on it for nobody
+        limits = aiohttp.ClientTimeout(total=timeout, sock_connect=min(timeout, CONNECT_TIMEOUT_S))
         try:
-            async with session.post(url, data=json.dumps(body), headers=headers,
-                                    timeout=aiohttp.ClientTimeout(total=timeout)) as resp:
+            async with session.post(url, data=json.dumps(body), headers=headers, timeout=limits) as resp:
                 raw = await resp.read()
                 status, resp_headers = resp.status, resp.headers
         except aiohttp.ClientConnectorError as exc:
             raise CallError("APIConnectionError", f"cannot connect to {route.api_base} ({exc.os_error})",
                             retryable=True) from None
+        except connect_timeout:
+            raise CallError("APIConnectionError", f"no connection to {route.api_base} within "
+                            f"{min(timeout, CONNECT_TIMEOUT_S):g} s", retryable=True) from None
+        except (asyncio.TimeoutError, TimeoutError):
+            raise CallError("Timeout", f"no reply within {timeout:g} s", retryable=True) from None
         except aiohttp.ClientError as exc:
             raise CallError("APIConnectionError", f"{type(exc).__name__}: {exc}", retryable=True) from None
         text = raw.decode("utf-8", errors="replace")
@@ -125,6 +142,21 @@ class HttpTransport:
         except ValueError:
             raise CallError("MalformedResponseError", f"reply is not JSON: {text[:200]!r}", retryable=True) from None
         return parse_openai_reply(data)
+
+    async def server_slots(self, api_base: str, timeout: float = 2.0) -> Optional[int]:
+        """How many requests the server works on at once, if it says (llama.cpp: ``GET /props``)."""
+        import aiohttp
+
+        root = api_base[:-3] if api_base.endswith("/v1") else api_base
+        try:
+            async with self._session().get(f"{root}/props", timeout=aiohttp.ClientTimeout(total=timeout)) as resp:
+                if resp.status != 200:
+                    return None
+                data = await resp.json(content_type=None)
+        except (aiohttp.ClientError, asyncio.TimeoutError, TimeoutError, ValueError):
+            return None
+        slots = data.get("total_slots") if isinstance(data, dict) else None
+        return slots if isinstance(slots, int) and slots > 0 else None
 
     async def aclose_current(self) -> None:
         """Close the session of the running loop."""

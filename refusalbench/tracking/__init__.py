@@ -40,20 +40,41 @@ def job_tags(cfg: RefusalBenchConfig, run_dir: Path) -> dict[str, str]:
     }
 
 
+JOB_KEY_TAG = "refusalbench.job_key"
+
+
 def start_job(cfg: RefusalBenchConfig, resolved: dict[str, Any], run_dir: Path, run_name: str, sweep_dir: Optional[Path]) -> Optional[Tracker]:
-    """Open this job's MLflow run (a child of the sweep's parent run when there is one)."""
+    """Open this job's MLflow run (a child of the sweep's parent run when there is one).
+
+    A sweep job that runs again (its earlier attempt failed or was killed) replaces that attempt's
+    child run: the earlier one is tagged `refusalbench.superseded_by` and moved to MLflow's trash.
+    """
     if not cfg.tracking.enabled:
         return None
+    parent = read_parent_run_id(sweep_dir)
+    tags = job_tags(cfg, run_dir)
+    if parent:
+        tags[JOB_KEY_TAG] = run_dir.name
     tracker = Tracker(
         uri=cfg.tracking.uri,
         experiment=cfg.tracking.experiment,
         run_name=cfg.tracking.run_name or run_name,
-        tags=job_tags(cfg, run_dir),
-        parent_run_id=read_parent_run_id(sweep_dir),
+        tags=tags,
+        parent_run_id=parent,
     )
+    if parent:
+        _supersede_earlier_attempts(tracker, parent, run_dir.name)
     tracker.log_params(flatten(resolved))
     tracker.log_dict(resolved, "config_resolved.json")
     return tracker
+
+
+def _supersede_earlier_attempts(tracker: Tracker, parent: str, key: str) -> None:
+    for run in tracker.find_runs({"mlflow.parentRunId": parent, JOB_KEY_TAG: key}):
+        if run.info.run_id != tracker.run_id:
+            tracker.client.set_tag(run.info.run_id, "refusalbench.superseded_by", tracker.run_id)
+            tracker.client.delete_run(run.info.run_id)
+            log.info("earlier attempt %s (%s) of job %s replaced by run %s", run.info.run_id, run.info.status, key, tracker.run_id)
 
 
 def _metrics_per_model(run_dir: Path) -> dict[str, dict]:
@@ -67,8 +88,11 @@ def _metrics_per_model(run_dir: Path) -> dict[str, dict]:
     return {k: v for k, v in data.items() if isinstance(v, dict) and ("answer_accuracy" in v or "refusal_accuracy" in v)}
 
 
-def finish_job(tracker: Optional[Tracker], run_dir: Path, status: str) -> None:
-    """Log metrics and every output of the run directory, then close the run."""
+def finish_job(tracker: Optional[Tracker], run_dir: Path, status: str, record_dir: Optional[Path] = None) -> None:
+    """Log metrics and every output of the run directory, then close the run.
+
+    `record_dir` is this run's Hydra record (`.hydra/`, or `.hydra-<time>/` when the directory held an earlier run).
+    """
     if tracker is None:
         return
     try:
@@ -79,7 +103,7 @@ def finish_job(tracker: Optional[Tracker], run_dir: Path, status: str) -> None:
             metrics.update({prefix + k: v for k, v in metric_items(data).items()})
         tracker.log_metrics(metrics)
         tracker.log_artifacts(sorted(p for p in run_dir.iterdir() if not p.name.startswith(".")))
-        hydra_dir = run_dir / ".hydra"
+        hydra_dir = record_dir or run_dir / ".hydra"
         if hydra_dir.is_dir():
             tracker.log_artifacts(sorted(hydra_dir.iterdir()), artifact_path="hydra")
     finally:

@@ -1,62 +1,92 @@
-"""Hydra callback for sweeps: one MLflow parent run per multirun, the combined report at the end.
+"""Hydra callback for sweeps: one MLflow parent run per sweep directory, the combined report at the end.
 
 Registered in conf/config.yaml under `hydra.callbacks`. `on_multirun_start` runs once, in the
-launching process, before any job starts, so parallel jobs never race to create the SQLite schema
-or the experiment; each job reads the parent's id from the sweep directory and becomes its child.
+launching process, before any job starts, so parallel jobs never race to create the SQLite schema,
+the experiment or the parent run; each job reads the parent's id from the sweep directory
+(`sweep.json`) and becomes its child. Running the same sweep again reopens the same parent run
+(found by the `refusalbench.sweep_id` tag, a hash of the sweep directory), so its children
+accumulate under one parent however many times the sweep is resumed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from pathlib import Path
 from typing import Any
 
 from hydra.experimental.callback import Callback
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
-from refusalbench.tracking.mlflow_run import PARENT_RUN_FILE, Tracker, env_summary
+from refusalbench.tracking.job_identity import job_label, swept_keys
+from refusalbench.tracking.mlflow_run import SWEEP_FILE, Tracker, env_summary
 
 log = logging.getLogger(__name__)
 
 DONE_MARKER = "DONE"
+SWEEP_ID_TAG = "refusalbench.sweep_id"
 
 
-def collect_job_metrics(sweep_dir: Path) -> dict[str, dict]:
-    """metrics.json of every completed job under the sweep directory, keyed by the job directory name."""
-    found = {}
+def sweep_id(sweep_dir: Path) -> str:
+    """The tag value that finds a sweep's parent run again: a hash of its absolute directory."""
+    return hashlib.sha256(str(Path(sweep_dir).resolve()).encode()).hexdigest()[:16]
+
+
+def _job_overrides(job_dir: Path) -> list[str]:
+    path = job_dir / ".hydra" / "overrides.yaml"
+    return [str(o) for o in OmegaConf.load(path)] if path.exists() else []
+
+
+def collect_job_metrics(sweep_dir: Path, swept: list[str] = ()) -> dict[str, dict]:
+    """metrics.json of every completed job under the sweep directory, labelled `model [budget N]` (+ swept keys)."""
+    found: dict[str, dict] = {}
     for done in sorted(sweep_dir.rglob(DONE_MARKER)):
-        metrics = done.parent / "metrics.json"
-        if metrics.exists():
-            found[str(done.parent.relative_to(sweep_dir))] = json.loads(metrics.read_text())
+        job_dir = done.parent
+        metrics_path = job_dir / "metrics.json"
+        if not metrics_path.exists():
+            continue
+        metrics = json.loads(metrics_path.read_text())
+        meta = metrics.get("meta", {}) if "models" not in metrics else {}
+        label = job_label(meta.get("model"), meta.get("reasoning_budget"), _job_overrides(job_dir), swept)
+        if label in found or not meta.get("model"):
+            label = f"{label} ({job_dir.relative_to(sweep_dir)})"
+        found[label] = metrics
     return found
 
 
 class MlflowSweepCallback(Callback):
     def __init__(self) -> None:
         self.tracker: Tracker | None = None
+        self.swept: list[str] = []
 
     def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
         sweep_dir = Path(config.hydra.sweep.dir)
         sweep_dir.mkdir(parents=True, exist_ok=True)
-        (sweep_dir / PARENT_RUN_FILE).unlink(missing_ok=True)
-        if not config.tracking.enabled:
-            return
-        params = dict(config.hydra.sweeper.get("params") or {})
-        overrides = list(config.hydra.overrides.task)
-        self.tracker = Tracker(
-            uri=config.tracking.uri,
-            experiment=config.tracking.experiment,
-            run_name=f"sweep:{sweep_dir.name}",
-            tags={**env_summary(), "refusalbench.sweep_dir": str(sweep_dir), "refusalbench.kind": "sweep",
-                  "refusalbench.sweep_overrides": " ".join(overrides), "refusalbench.sweep_params": json.dumps(params)},
-        )
-        (sweep_dir / PARENT_RUN_FILE).write_text(self.tracker.run_id)
-        log.info("MLflow parent run %s for sweep %s", self.tracker.run_id, sweep_dir)
+        params = {str(k): str(v) for k, v in (config.hydra.sweeper.get("params") or {}).items()}
+        overrides = [str(o) for o in config.hydra.overrides.task]
+        self.swept = swept_keys(overrides, params)
+        state = {"parent_run_id": None, "swept_keys": self.swept}
+        if config.tracking.enabled:
+            self.tracker = Tracker(
+                uri=config.tracking.uri,
+                experiment=config.tracking.experiment,
+                run_name=f"sweep {config.name}",
+                tags={**env_summary(), "refusalbench.kind": "sweep", "refusalbench.sweep_dir": str(sweep_dir.resolve()),
+                      SWEEP_ID_TAG: sweep_id(sweep_dir), "refusalbench.sweep_name": str(config.name),
+                      "refusalbench.sweep_overrides": " ".join(overrides),
+                      "refusalbench.sweep_params": json.dumps(params),
+                      "refusalbench.swept_keys": ", ".join(self.swept)},
+                resume_tag=SWEEP_ID_TAG,
+            )
+            state["parent_run_id"] = self.tracker.run_id
+            verb = "reopened" if self.tracker.resumed else "created"
+            log.info("MLflow parent run %s %s for sweep %s", self.tracker.run_id, verb, sweep_dir)
+        (sweep_dir / SWEEP_FILE).write_text(json.dumps(state, indent=1) + "\n")
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
         sweep_dir = Path(config.hydra.sweep.dir)
-        jobs = collect_job_metrics(sweep_dir)
+        jobs = collect_job_metrics(sweep_dir, self.swept)
         report_dir = sweep_dir / "report"
         status = "FINISHED"
         try:
@@ -71,6 +101,7 @@ class MlflowSweepCallback(Callback):
             raise
         finally:
             if self.tracker is not None:
+                self.tracker.set_tags({"refusalbench.jobs_completed": str(len(jobs))})
                 if report_dir.exists():
                     self.tracker.log_artifacts([report_dir])
                 self.tracker.finish(status)

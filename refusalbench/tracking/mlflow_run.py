@@ -21,7 +21,7 @@ from refusalbench.tracking.secrets import scrub, scrub_text, secret_values
 
 log = logging.getLogger(__name__)
 
-PARENT_RUN_FILE = "mlflow_parent_run_id"
+SWEEP_FILE = "sweep.json"  # written by the sweep callback: the parent run id and the swept keys
 TEXT_SUFFIXES = {".yaml", ".yml", ".json", ".jsonl", ".md", ".csv", ".txt", ".log"}
 ARTIFACT_TABLES = ("base", "candidates", "checked", "votes", "benchmark", "outputs", "labels")
 
@@ -104,17 +104,35 @@ def metric_items(metrics: dict) -> dict[str, float]:
 class Tracker:
     """The MLflow run of one job (a child run when the job belongs to a sweep)."""
 
-    def __init__(self, uri: str, experiment: str, run_name: str, tags: dict[str, str], parent_run_id: Optional[str] = None):
+    def __init__(self, uri: str, experiment: str, run_name: str, tags: dict[str, str], parent_run_id: Optional[str] = None,
+                 resume_tag: Optional[str] = None):
+        """Open a new run; with `resume_tag` (a tag name), reopen the oldest active run whose tag has this value."""
         mlflow, MlflowClient = _mlflow()
         self.secrets = secret_values()
         self.client = MlflowClient(tracking_uri=uri)
         self.experiment_id = ensure_experiment(self.client, experiment, uri)
+        self.uri = uri
+        tags = {**ui_tags(tags), **tags}
         if parent_run_id:
             tags = {**tags, "mlflow.parentRunId": parent_run_id, "refusalbench.parent_run_id": parent_run_id}
         _, _, tag_len, _ = limits()
         tags = {k: scrub_text(str(v), self.secrets)[:tag_len] for k, v in tags.items()}
-        self.run_id = self.client.create_run(self.experiment_id, run_name=run_name, tags=tags).info.run_id
-        self.uri = uri
+        found = self.find_runs({resume_tag: tags[resume_tag]}) if resume_tag else []
+        self.resumed = bool(found)
+        if found:
+            self.run_id = found[0].info.run_id
+            self.client.update_run(self.run_id, status="RUNNING", name=run_name)
+            self.set_tags(tags)
+        else:
+            self.run_id = self.client.create_run(self.experiment_id, run_name=run_name, tags=tags).info.run_id
+
+    def find_runs(self, tags: dict[str, str]) -> list:
+        """Active runs of this experiment carrying all `tags` (values must be plain: hashes, ids), oldest first."""
+        from mlflow.entities import ViewType
+
+        clauses = " and ".join(f"tags.`{k}` = '{v}'" for k, v in tags.items())
+        return list(self.client.search_runs([self.experiment_id], filter_string=clauses, run_view_type=ViewType.ACTIVE_ONLY,
+                                            order_by=["attributes.start_time ASC"], max_results=1000))
 
     # -- logging -------------------------------------------------------------------------------
     def log_params(self, params: dict[str, str]) -> None:
@@ -195,11 +213,30 @@ def ensure_experiment(client, name: str, uri: str) -> str:
         raise UserError(f"Cannot reach the MLflow tracking store {uri!r}: {exc}. Check tracking.uri, or run with tracking=off.") from exc
 
 
+def read_sweep_state(sweep_dir: Optional[Path]) -> dict:
+    """What the sweep callback recorded for the jobs: `parent_run_id` (or None) and `swept_keys`."""
+    path = Path(sweep_dir) / SWEEP_FILE if sweep_dir is not None else None
+    if path is None or not path.exists():
+        return {"parent_run_id": None, "swept_keys": []}
+    return json.loads(path.read_text())
+
+
 def read_parent_run_id(sweep_dir: Optional[Path]) -> Optional[str]:
-    if sweep_dir is None:
-        return None
-    marker = Path(sweep_dir) / PARENT_RUN_FILE
-    return marker.read_text().strip() if marker.exists() else None
+    return read_sweep_state(sweep_dir).get("parent_run_id")
+
+
+def ui_tags(tags: dict[str, str]) -> dict[str, str]:
+    """MLflow's own tags, which its UI shows as a run's User and Source (with the git commit)."""
+    import getpass
+
+    out = {"mlflow.source.name": "refusalbench", "mlflow.source.type": "LOCAL"}
+    try:
+        out["mlflow.user"] = getpass.getuser()
+    except (KeyError, OSError):  # no user name in a bare container
+        pass
+    if tags.get("git_commit", "unknown") != "unknown":
+        out["mlflow.source.git.commit"] = tags["git_commit"]
+    return out
 
 
 def env_summary() -> dict[str, str]:

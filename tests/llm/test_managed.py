@@ -30,9 +30,9 @@ def fake_servers(test_server, monkeypatch):
         started.append(FakeServer(test_server.url))
         return started[-1]
 
-    import refusalbench.llm.servers as real  # noqa: F401 - make sure the attribute path exists
+    import refusalbench.llm.managed as real  # noqa: F401 - make sure the attribute path exists
 
-    monkeypatch.setattr("refusalbench.llm.servers.start_managed", start_managed)
+    monkeypatch.setattr("refusalbench.llm.managed.start_managed", start_managed)
     return started
 
 
@@ -88,11 +88,11 @@ def test_fully_cached_run_starts_no_server(make_layer, test_server, fake_servers
     assert c.cached and len(fake_servers) == 1
 
 
-def test_missing_servers_module_is_a_user_error(make_layer, monkeypatch):
+def test_missing_managed_module_is_a_user_error(make_layer, monkeypatch):
     import sys
 
     from refusalbench.errors import UserError
 
-    monkeypatch.setitem(sys.modules, "refusalbench.llm.servers", types.ModuleType("refusalbench.llm.servers"))
+    monkeypatch.setitem(sys.modules, "refusalbench.llm.managed", types.ModuleType("refusalbench.llm.managed"))
     with pytest.raises(UserError, match="managed-server"):
         make_layer().run(cfg(), one(), role="evaluated")

@@ -17,9 +17,11 @@ from omegaconf import OmegaConf
 
 from refusalbench.config import ModelConfig
 from refusalbench.errors import UserError
-from refusalbench.llm import embedded, vllm_server
+from refusalbench.llm import embedded, llamacpp_child, vllm_server
+from refusalbench.llm.cpus import available_cpus
+from refusalbench.llm.managed import start_managed
 from refusalbench.llm.model_files import SOURCES
-from refusalbench.llm.servers import ManagedServer, start_managed
+from refusalbench.llm.servers import ManagedServer
 from refusalbench.paths import CONF_DIR
 
 pytestmark = pytest.mark.integration  # child server processes
@@ -79,7 +81,7 @@ FAKE_VLLM = textwrap.dedent('''
 ORPHAN_PARENT = textwrap.dedent('''
     import sys, time
     from refusalbench.config import ModelConfig
-    from refusalbench.llm.servers import start_managed
+    from refusalbench.llm.managed import start_managed
     srv = start_managed(ModelConfig(name="fake/model", backend="vllm_managed", startup_timeout=20))
     print("ready", flush=True)
     time.sleep(300)
@@ -201,11 +203,11 @@ def test_other_backends_are_not_started():
 def test_embedded_command_line(tmp_path):
     cmd = embedded.build_command(tmp_path / "m.gguf", "my-model", tmp_path / "addr", context_size=2048,
                                  threads=None, parallel=3)
-    assert cmd[:3] == [sys.executable, "-I", str(Path(embedded.__file__).resolve())]
+    assert cmd[:3] == [sys.executable, "-I", str(Path(llamacpp_child.__file__).resolve())]
     args = dict(zip(cmd[3::2], cmd[4::2]))
     assert args == {"--model": str(tmp_path / "m.gguf"), "--alias": "my-model", "--host": "127.0.0.1", "--port": "0",
                     "--address-file": str(tmp_path / "addr"), "--ctx-size": "2048",
-                    "--threads": str(embedded.default_threads()), "--parallel": "3"}
+                    "--threads": str(available_cpus()), "--parallel": "3", "--poll": "0"}  # every CPU: no busy-wait
 
 
 def test_embedded_missing_model_file(tmp_path):

@@ -73,3 +73,17 @@ def test_tracker_logs_within_limits_and_never_stores_a_secret(tmp_path, monkeypa
     for path in tmp_path.rglob("*"):
         if path.is_file() and path.parent != run_dir:
             assert FAKE_KEY.encode() not in path.read_bytes(), path
+
+
+def test_a_resume_tag_reopens_the_same_run_and_the_ui_shows_source_and_commit(tmp_path):
+    uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
+    first = Tracker(uri, "exp", "sweep s", tags={"sweep_id": "abc123", "git_commit": "0123abcd"}, resume_tag="sweep_id")
+    first.finish()
+    again = Tracker(uri, "exp", "sweep s (again)", tags={"sweep_id": "abc123"}, resume_tag="sweep_id")
+    assert again.resumed and again.run_id == first.run_id
+    run = again.client.get_run(again.run_id)
+    assert run.info.status == "RUNNING" and run.info.run_name == "sweep s (again)"
+    assert run.data.tags["mlflow.source.name"] == "refusalbench"
+    assert run.data.tags["mlflow.source.git.commit"] == "0123abcd"
+    other = Tracker(uri, "exp", "sweep t", tags={"sweep_id": "def456"}, resume_tag="sweep_id")
+    assert not other.resumed and other.run_id != first.run_id
