@@ -2,11 +2,15 @@
 
 The select stage writes `human_validation.csv` (a stratified random sample of the benchmark,
 `select.human_sample` items, with empty `human_*` columns: one per checklist item plus
-`human_verdict`). After annotation, compute the human pass rate and its agreement with the panel:
+`human_verdict`). `human_verdict` takes V (valid), B (borderline) or I (invalid), the verdicts of the
+validity review (docs/validity.md); PASS and FAIL are read as V and I. After annotation:
 
     python -m refusalbench.generation.human FILLED.csv [VOTES.parquet]
 
-(prints a JSON summary; with the run's `votes.parquet` it adds per-verifier agreement.)
+prints a JSON summary: strict and lenient valid rates with Wilson intervals overall, per class, per
+intensity and for MEDIUM+HIGH (computed exactly as for a blind review sheet, by
+refusalbench.generation.validity), per-item checklist rates, and agreement with the panel (and, with
+the run's `votes.parquet`, with each verifier; B counts as not PASS there).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from refusalbench.errors import UserError
 from refusalbench.generation.analysis import cohen_kappa
 from refusalbench.generation.consensus import FAIL, PASS
 from refusalbench.generation.parsing import CHECKLIST_GARAGE, CHECKLIST_NQ
+from refusalbench.generation.validity import VALID, is_blank, parse_verdict, validity_rates
 from refusalbench.tables import read_table
 
 CONTENT_COLUMNS = (
@@ -30,8 +35,8 @@ CONTENT_COLUMNS = (
     "lever_selected", "original_query", "original_context", "original_answers", "perturbed_query",
     "perturbed_context", "implementation_reasoning",
 )
-_TRUE = {"pass", "yes", "y", "true", "1", "1.0", "ok"}
-_FALSE = {"fail", "no", "n", "false", "0", "0.0"}
+_TRUE = {"true", "1", "1.0"}  # checklist cells may also be ticked as booleans
+_FALSE = {"false", "0", "0.0"}
 
 
 def checklist_for(multi_passage: bool) -> tuple[str, ...]:
@@ -42,7 +47,8 @@ def export_frame(sample: pd.DataFrame, multi_passage: bool) -> pd.DataFrame:
     """The annotation sheet for `sample` (benchmark rows with `panel_verdict`)."""
     out = pd.DataFrame({c: sample[c] for c in CONTENT_COLUMNS if c in sample})
     if "original_answers" in out:
-        out["original_answers"] = out["original_answers"].map(lambda a: " | ".join(map(str, a)) if a is not None and not isinstance(a, str) else a)
+        out["original_answers"] = out["original_answers"].map(
+            lambda a: " | ".join(map(str, a)) if a is not None and not isinstance(a, str) else a)
     out["panel_verdict"] = sample.get("panel_verdict", PASS)
     for item in checklist_for(multi_passage):
         out[f"human_{item}"] = ""
@@ -52,10 +58,14 @@ def export_frame(sample: pd.DataFrame, multi_passage: bool) -> pd.DataFrame:
 
 
 def _verdict(value: Any) -> Optional[str]:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    """PASS or FAIL for a verdict or checklist cell (V/PASS/yes/true → PASS, I/B/FAIL/no/false → FAIL)."""
+    if is_blank(value):
         return None
     text = str(value).strip().lower()
-    return PASS if text in _TRUE else FAIL if text in _FALSE else None
+    if text in _TRUE or text in _FALSE:
+        return PASS if text in _TRUE else FAIL
+    parsed = parse_verdict(value)
+    return None if parsed is None else PASS if parsed == VALID else FAIL
 
 
 def _agreement(human: list[str], other: list[str]) -> dict:
@@ -67,11 +77,15 @@ def _agreement(human: list[str], other: list[str]) -> dict:
 
 def import_annotations(csv_path: str | Path, votes: Optional[str | Path | pd.DataFrame] = None) -> dict:
     """Summary of a filled sheet: human pass rate, per-item rates, agreement with panel and verifiers."""
-    sheet = read_table(csv_path) if Path(str(csv_path)).suffix.lower() != ".csv" else pd.read_csv(csv_path, dtype=str, keep_default_na=False)
+    if Path(str(csv_path)).suffix.lower() == ".csv":
+        sheet = pd.read_csv(csv_path, dtype=str, keep_default_na=False)
+    else:
+        sheet = read_table(csv_path)
     if "human_verdict" not in sheet or "candidate_id" not in sheet:
-        raise UserError(f"{csv_path} is not a RefusalBench human-validation sheet (needs candidate_id and human_verdict columns).")
+        raise UserError(f"{csv_path} is not a RefusalBench human-validation sheet (needs candidate_id and "
+                        "human_verdict columns).")
     sheet = sheet.assign(_human=sheet["human_verdict"].map(_verdict))
-    blank = sheet["human_verdict"].map(lambda v: str(v).strip() == "" or str(v).lower() == "nan")
+    blank = sheet["human_verdict"].map(is_blank)
     invalid = int((sheet["_human"].isna() & ~blank).sum())
     done = sheet[sheet["_human"].notna()]
     n = len(done)
@@ -80,6 +94,8 @@ def import_annotations(csv_path: str | Path, votes: Optional[str | Path | pd.Dat
         "human_pass_rate": float((done["_human"] == PASS).mean()) if n else None,
         "checklist_pass_rates": {},
     }
+    if {"perturbation_class", "intensity"} <= set(done.columns):
+        summary["validity"] = validity_rates(done, verdict_col="human_verdict")
     for col in [c for c in sheet.columns if c.startswith("human_") and c not in ("human_verdict", "human_notes")]:
         flags = done[col].map(_verdict).dropna()
         summary["checklist_pass_rates"][col[len("human_"):]] = float((flags == PASS).mean()) if len(flags) else None

@@ -1,0 +1,320 @@
+"""A blind validity review of generated items: sample a review set, write the sheet, score the filled sheets.
+
+    python -m refusalbench.generation.review holdout POOL.jsonl OUT.jsonl
+    python -m refusalbench.generation.review sample TABLE --out DIR [--per-cell 5] [--seed 42]
+    python -m refusalbench.generation.review score FILLED.csv [FILLED2.csv ...] [--key DIR/review_key.csv] [--out DIR]
+
+``holdout`` writes the NQ pool questions that no test, fixture or example uses (refusalbench.generation.holdout),
+to generate the items to review from. ``sample`` draws ``--per-cell`` items from each of the 18 class × intensity
+cells of a benchmark, checked or candidates table (only held-out questions, a question at most
+``--max-per-question`` times) and writes ``review_sheet.csv`` (what the annotator sees: the item, the label's
+meaning, no generator, lever or reasoning) and ``review_key.csv`` (which candidate, generator and lever each
+item is). ``score`` reads filled sheets (one per annotator) and prints strict and lenient valid rates with
+Wilson intervals; the protocol is in docs/validity.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+import pandas as pd
+
+from refusalbench import taxonomy as tx
+from refusalbench.errors import UserError
+from refusalbench.generation.holdout import excluded_questions, holdout, normalise
+from refusalbench.generation.ids import seed_for
+from refusalbench.generation.validity import (
+    BORDERLINE,
+    INVALID,
+    VALID,
+    is_blank,
+    markdown_table,
+    parse_verdict,
+    rates_table,
+    validity_rates,
+)
+from refusalbench.rows import as_list
+from refusalbench.tables import read_table
+
+log = logging.getLogger(__name__)
+
+SHEET, KEY = "review_sheet.csv", "review_key.csv"
+ANNOTATION_COLUMNS = ("verdict", "failed_criteria", "notes")
+CLASS_MEANING = {
+    tx.AMBIGUITY: "the question (with its context) has two or more readings, supported alike, with different answers",
+    tx.CONTRADICTION: "the context states conflicting facts about exactly what the question asks",
+    tx.MISSING_INFO: "the context no longer holds the fact the answer needs",
+    tx.FALSE_PREMISE: "the question assumes something the context contradicts or does not support",
+    tx.GRANULARITY: "the context has the information, but at another level of detail or scale than the question asks",
+    tx.EPISTEMIC: "the question asks for an opinion, prediction, hypothetical or judgement the context cannot ground",
+}
+CONTEXT_WORDS = 6  # unchanged words shown on each side of a change in the *_changes columns
+
+
+def label_meaning(cls: str, intensity: str, catalogue) -> str:
+    """What the item's label asks of it, in the words an annotator needs (spec A.3, A.4; the checklist)."""
+    criterion = catalogue.intensity_criterion(cls, intensity)
+    if intensity == tx.LOW:
+        return (f"LOW {cls}: a careful reader still answers, with an original answer; the defect "
+                f"({CLASS_MEANING[cls]}) is really present but minor or resolvable. Intensity criterion: {criterion}")
+    return (f"{intensity} {cls}: a careful reader must decline, because {CLASS_MEANING[cls]}, and no original answer "
+            f"stays safe (not stated elsewhere, not right under every reading, not implied at a coarser level). "
+            f"Intensity criterion: {criterion}")
+
+
+def word_diff(before: Any, after: Any, keep: int = CONTEXT_WORDS) -> str:
+    """The changes from `before` to `after` as ``[-removed-]{+added+}``, long unchanged runs elided."""
+    a, b = str(before or "").split(), str(after or "").split()
+    if a == b:
+        return "(unchanged)"
+    parts: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "equal":
+            run = a[i1:i2]
+            if len(run) > 2 * keep:
+                head = run[:keep] if parts else []
+                tail = run[-keep:] if i2 < len(a) or j2 < len(b) else []
+                run = head + ["…"] + tail
+            parts.extend(run)
+            continue
+        if i2 > i1:
+            parts.append("[-" + " ".join(a[i1:i2]) + "-]")
+        if j2 > j1:
+            parts.append("{+" + " ".join(b[j1:j2]) + "+}")
+    return " ".join(parts)
+
+
+# ---- sampling --------------------------------------------------------------------------------------
+
+
+def usable_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """Items that a generator emitted and (when the table says) passed the check; one id column, one generator."""
+    df = table.copy()
+    for flag in ("generation_ok", "check_ok"):
+        if flag in df.columns:
+            df = df[df[flag].fillna(False).astype(bool)]
+    if "candidate_id" not in df.columns:
+        if "id" not in df.columns:
+            raise UserError("The table has neither candidate_id nor id; give a benchmark, checked or candidates table.")
+        df["candidate_id"] = df["id"].astype(str)
+    if "generator" not in df.columns:
+        df["generator"] = df["generator_model"] if "generator_model" in df.columns else None
+    missing = [c for c in ("source_id", "perturbation_class", "intensity", "original_query", "perturbed_query")
+               if c not in df.columns]
+    if missing:
+        raise UserError(f"The table lacks the column(s) {', '.join(missing)}; give a benchmark, checked or "
+                        "candidates table.")
+    return df.reset_index(drop=True)
+
+
+def draw_review_set(rows: pd.DataFrame, per_cell: int, seed: int, max_per_question: int) -> tuple[pd.DataFrame, dict]:
+    """`per_cell` items per cell, round-robin over the cells, preferring the least-used source questions.
+
+    Returns (the drawn rows, the cells that had fewer than `per_cell` usable items with their counts).
+    """
+    order = sorted(range(len(rows)), key=lambda i: seed_for(seed, "review", rows.at[i, "candidate_id"]))
+    by_cell: dict[tuple[str, str], list[int]] = {cell: [] for cell in tx.cells()}
+    for i in order:
+        cell = (rows.at[i, "perturbation_class"], rows.at[i, "intensity"])
+        if cell in by_cell:
+            by_cell[cell].append(i)
+    used: dict[str, int] = {}
+    chosen: list[int] = []
+    for _ in range(per_cell):
+        for cell in tx.cells():
+            free = [i for i in by_cell[cell] if used.get(rows.at[i, "source_id"], 0) < max_per_question]
+            if not free:
+                continue
+            pick = min(free, key=lambda i: used.get(rows.at[i, "source_id"], 0))  # stable: the seeded order breaks ties
+            by_cell[cell].remove(pick)
+            used[rows.at[pick, "source_id"]] = used.get(rows.at[pick, "source_id"], 0) + 1
+            chosen.append(pick)
+    drawn = rows.loc[chosen]
+    counts = drawn.groupby(["perturbation_class", "intensity"]).size().to_dict()
+    short = {f"{c}/{i}": int(counts.get((c, i), 0)) for c, i in tx.cells() if counts.get((c, i), 0) < per_cell}
+    return drawn, short
+
+
+def build_sheet(drawn: pd.DataFrame, seed: int, catalogue) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(blind annotation sheet, key) for the drawn rows, in a seeded shuffled order with ids R001, R002, ..."""
+    drawn = drawn.assign(_order=[seed_for(seed, "sheet", c) for c in drawn["candidate_id"]]).sort_values("_order")
+    items = [f"R{n:03d}" for n in range(1, len(drawn) + 1)]
+    sheet, key = [], []
+    for item, row in zip(items, drawn.to_dict(orient="records")):
+        cls, intensity = row["perturbation_class"], row["intensity"]
+        answers = [str(a) for a in as_list(row.get("original_answers")) or []]
+        sheet.append({
+            "item": item, "perturbation_class": cls, "intensity": intensity,
+            "expected_behaviour": tx.ground_truth(cls, intensity),
+            "label_meaning": label_meaning(cls, intensity, catalogue),
+            "may_change": catalogue.target(cls, multi_passage="original_passages" in row),
+            "original_question": row["original_query"], "original_answers": " | ".join(answers),
+            "original_context": row.get("original_context"), "perturbed_question": row["perturbed_query"],
+            "perturbed_context": row.get("perturbed_context"),
+            "question_changes": word_diff(row["original_query"], row["perturbed_query"]),
+            "context_changes": word_diff(row.get("original_context"), row.get("perturbed_context")),
+            **{c: "" for c in ANNOTATION_COLUMNS},
+        })
+        key.append({"item": item, "candidate_id": row["candidate_id"], "source_id": row["source_id"],
+                    "generator": row.get("generator"), "lever_selected": row.get("lever_selected"),
+                    "perturbation_class": cls, "intensity": intensity})
+    return pd.DataFrame(sheet), pd.DataFrame(key)
+
+
+def sample(table_path: str | Path, out_dir: str | Path, per_cell: int = 5, seed: int = 42, max_per_question: int = 3,
+           exclude: Sequence[str | Path] = (), test_draws: bool = True) -> dict:
+    """Draw the review set from `table_path`, write the sheet and key to `out_dir`; returns a summary."""
+    from refusalbench.levers import load_catalogue
+
+    if per_cell < 1 or max_per_question < 1:
+        raise UserError("--per-cell and --max-per-question must be at least 1.")
+    rows = usable_rows(read_table(table_path))
+    reasons = excluded_questions(rows["original_query"].unique(), exclude, test_draws=test_draws)
+    excluded = set().union(*reasons.values())
+    keep = ~rows["original_query"].map(normalise).isin(excluded)
+    held_out = rows[keep].reset_index(drop=True)
+    drawn, short = draw_review_set(held_out, per_cell, seed, max_per_question)
+    if drawn.empty:
+        raise UserError(f"No usable item of {table_path} comes from a held-out question; nothing to review.")
+    sheet, key = build_sheet(drawn, seed, load_catalogue())
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    sheet.to_csv(out / SHEET, index=False)
+    key.to_csv(out / KEY, index=False)
+    summary = {"table": str(table_path), "usable_items": len(rows), "items_from_excluded_questions": int((~keep).sum()),
+               "sampled": len(sheet), "source_questions": int(key["source_id"].nunique()), "per_cell": per_cell,
+               "cells_short": short, "seed": seed, "sheet": str(out / SHEET), "key": str(out / KEY)}
+    (out / "review_sample.json").write_text(json.dumps(summary, indent=2))
+    if short:
+        log.warning("review set: %d cell(s) have fewer than %d usable held-out items: %s", len(short), per_cell, short)
+    return summary
+
+
+# ---- scoring ---------------------------------------------------------------------------------------
+
+
+def read_sheet(path: str | Path) -> pd.DataFrame:
+    """A filled review sheet; blank verdicts are kept (not judged), unknown words are an error."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"Review sheet {path} does not exist.")
+    sheet = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in ("item", "perturbation_class", "intensity", "verdict") if c not in sheet.columns]
+    if missing:
+        raise UserError(f"{path} is not a review sheet: it lacks the column(s) {', '.join(missing)}.")
+    bad = sheet[~sheet["verdict"].map(is_blank) & sheet["verdict"].map(parse_verdict).isna()]
+    if len(bad):
+        examples = ", ".join(f"{i}: {v!r}" for i, v in zip(bad["item"].head(3), bad["verdict"].head(3)))
+        raise UserError(f"{path}: {len(bad)} verdict(s) are not V, B or I (valid, borderline, invalid): {examples}.")
+    return sheet
+
+
+_RANK = {INVALID: 0, BORDERLINE: 1, VALID: 2}
+
+
+def combine(sheets: list[pd.DataFrame]) -> pd.DataFrame:
+    """One row per item judged by every sheet: the strictest of its verdicts (I < B < V)."""
+    first = sheets[0][["item", "perturbation_class", "intensity"]]
+    merged = first.copy()
+    for n, sheet in enumerate(sheets):
+        merged[f"v{n}"] = merged["item"].map(dict(zip(sheet["item"], sheet["verdict"].map(parse_verdict))))
+    cols = [f"v{n}" for n in range(len(sheets))]
+    merged = merged.dropna(subset=cols)
+    merged["verdict"] = merged[cols].apply(lambda r: min(r, key=_RANK.__getitem__), axis=1)
+    merged["unanimous"] = merged[cols].nunique(axis=1) == 1
+    return merged
+
+
+def score(sheet_paths: Sequence[str | Path], key_path: Optional[str | Path] = None) -> dict:
+    """Strict and lenient rates per sheet (annotator) and, for several sheets, for their strictest verdicts."""
+    if not sheet_paths:
+        raise UserError("Give at least one filled review sheet.")
+    sheets = [read_sheet(p) for p in sheet_paths]
+    result: dict[str, Any] = {"sheets": {}}
+    for path, sheet in zip(sheet_paths, sheets):
+        judged = sheet["verdict"].map(parse_verdict).notna()
+        result["sheets"][str(path)] = {"n_rows": len(sheet), "n_judged": int(judged.sum()),
+                                       "rates": validity_rates(sheet)}
+    if len(sheets) > 1:
+        merged = combine(sheets)
+        result["combined"] = {"rule": "strictest verdict per item over all sheets", "n_items": len(merged),
+                              "unanimous": float(merged["unanimous"].mean()) if len(merged) else None,
+                              "rates": validity_rates(merged)}
+    if key_path is not None:
+        key = pd.read_csv(key_path, dtype=str, keep_default_na=False)
+        if not {"item", "generator", "lever_selected"} <= set(key.columns):
+            raise UserError(f"{key_path} is not a review key (needs item, generator and lever_selected columns).")
+        verdicts = (combine(sheets) if len(sheets) > 1 else sheets[0]).assign(
+            verdict=lambda d: d["verdict"].map(parse_verdict)).dropna(subset=["verdict"])
+        joined = verdicts[["item", "perturbation_class", "intensity", "verdict"]].merge(
+            key[["item", "generator", "lever_selected"]], on="item")
+        result["by_generator"] = {g: validity_rates(group) for g, group in joined.groupby("generator")}
+        not_valid = joined[joined["verdict"] != VALID]
+        result["not_valid_by_lever"] = {str(k): int(v) for k, v in
+                                        not_valid.groupby("lever_selected").size().sort_values(ascending=False).items()}
+    return result
+
+
+def _print_rates(title: str, rates: dict) -> None:
+    print(f"\n## {title}\n\n{markdown_table(rates)}")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m refusalbench.generation.review",
+                                     description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_hold = sub.add_parser("holdout", help="write the NQ pool questions no test or example uses")
+    p_hold.add_argument("pool")
+    p_hold.add_argument("out")
+    p_sample = sub.add_parser("sample", help="draw the review set and write the blind sheet and its key")
+    p_sample.add_argument("table", help="benchmark.parquet, checked.parquet or candidates.parquet")
+    p_sample.add_argument("--out", required=True, help="directory for review_sheet.csv and review_key.csv")
+    p_sample.add_argument("--per-cell", type=int, default=5)
+    p_sample.add_argument("--seed", type=int, default=42)
+    p_sample.add_argument("--max-per-question", type=int, default=3)
+    for p in (p_hold, p_sample):
+        p.add_argument("--exclude", action="append", default=[], help="a file of further questions to leave out")
+        p.add_argument("--no-test-draws", action="store_true", help="do not exclude the questions the tests draw")
+    p_score = sub.add_parser("score", help="strict and lenient valid rates of filled sheets")
+    p_score.add_argument("sheets", nargs="+")
+    p_score.add_argument("--key", help="review_key.csv: adds rates per generator and not-valid counts per lever")
+    p_score.add_argument("--out", help="directory for validity.json and validity_rates.csv")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        if args.command == "holdout":
+            kept, counts = holdout(args.pool, args.exclude, test_draws=not args.no_test_draws)
+            Path(args.out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept), encoding="utf-8")
+            print(json.dumps(counts, indent=2))
+        elif args.command == "sample":
+            summary = sample(args.table, args.out, args.per_cell, args.seed, args.max_per_question, args.exclude,
+                             test_draws=not args.no_test_draws)
+            print(json.dumps(summary, indent=2))
+        else:
+            result = score(args.sheets, args.key)
+            for path, entry in result["sheets"].items():
+                _print_rates(f"{path}: {entry['n_judged']} of {entry['n_rows']} items judged", entry["rates"])
+            if "combined" in result:
+                c = result["combined"]
+                _print_rates(f"all sheets, strictest verdict per item ({c['n_items']} items, "
+                             f"{100 * (c['unanimous'] or 0):.0f} % unanimous)", c["rates"])
+            if args.out:
+                out = Path(args.out)
+                out.mkdir(parents=True, exist_ok=True)
+                (out / "validity.json").write_text(json.dumps(result, indent=2))
+                final = result.get("combined", next(iter(result["sheets"].values())))["rates"]
+                rates_table(final).to_csv(out / "validity_rates.csv", index=False)
+    except UserError as exc:
+        print(f"refusalbench: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
