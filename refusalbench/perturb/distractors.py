@@ -96,8 +96,6 @@ class DistractorPool:
     by_topic: dict[str, list[str]] = field(default_factory=dict)  # "type|content word of the question" -> answers
     kinds: dict[str, str] = field(default_factory=dict)  # answer -> "individual" | "group" (people, from its passage)
     articles: dict[str, bool] = field(default_factory=dict)  # answer -> whether its passage writes "the" before it
-    # (source_id, query, title, answers, passage) of single-passage questions with a title, sorted
-    questions: list[tuple[str, str, str, tuple[str, ...], str]] = field(default_factory=list)
 
     @classmethod
     def from_base(cls, base_table: Any) -> "DistractorPool":
@@ -108,17 +106,12 @@ class DistractorPool:
         passages: set[tuple[str, str]] = set()
         kinds: dict[str, str] = {}
         articles: dict[str, bool] = {}
-        questions = []
         for row in _rows(base_table):
             query = str(row.get("query") or row.get("question") or "")
             sid = str(row.get("source_id", ""))
             texts = [normalise_space(str(row["context"]))] if row.get("context") else []
             texts += [normalise_space(str(p)) for p in _listify(row.get("passages")) if str(p).strip()]
             passages.update((sid, t) for t in texts)
-            title = row.get("title")
-            if row.get("context") and isinstance(title, str) and title.strip():
-                answers = tuple(strip_stop(normalise_space(str(a))) for a in _listify(row.get("answers")) if str(a).strip())
-                questions.append((sid, query, title.strip(), answers, texts[0]))
             topic = content_words(query)
             for answer in _listify(row.get("answers")):
                 answer = strip_stop(normalise_space(str(answer)))  # "2005." → "2005": the stop was its sentence's
@@ -145,7 +138,7 @@ class DistractorPool:
                 for w in topic:
                     by_topic.setdefault(f"{atype}|{w}", set()).add(answer)
         return cls({t: sorted(v) for t, v in values.items()}, {k: sorted(v) for k, v in by_question.items()},
-                   sorted(passages), {k: sorted(v) for k, v in by_topic.items()}, kinds, articles, sorted(questions))
+                   sorted(passages), {k: sorted(v) for k, v in by_topic.items()}, kinds, articles)
 
     @classmethod
     def bundled(cls) -> "DistractorPool":

@@ -30,11 +30,6 @@ FRINGE_SOURCE = (
 )
 SELF_CLASH = "The same source, however, also states that {s}, and explicitly denies that it was {a}."
 SELF_CLASH_ALONE = "{S} The record is explicit that it was not {a}."
-SELF_DENIAL = "The same source, however, also states in so many words that it was not {a}."
-DENIAL = (
-    "However, an equally authoritative source states that it was not {a}.",
-    "A second source of equal standing, however, says plainly that it was not {a}.",
-)
 FRINGE_DENIAL = "An anonymous post on an online fan forum, however, claims that it was not {a}."
 AS_FACT = "{S}"
 ROUNDED = "Another source rounds the figure, stating that {s}."
@@ -74,12 +69,18 @@ def _denial(item: Item, template: str, alone: str, reason: str) -> Proposal:
     return Proposal(item.query, place(item, sents[k], statement, standalone), reason)
 
 
+_CONNECTIVE = re.compile(r"(?:however|but|and|also|thus|therefore|moreover|furthermore|instead|meanwhile|still|yet)\b",
+                         re.I)
+
+
 def _conflict(item: Item, value: str, templates, reason: str, alone: str = "") -> Proposal:
     """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage."""
     if item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
         # an untyped phrase is replaced only by one of the same kind ("long bone" → "irregular bone")
         raise NotApplicable("the answer is an untyped phrase and the rival value is not of the same kind")
     original, new = restated(item, value, MAX_WORDS)
+    if _CONNECTIVE.match(original.strip()):
+        raise NotApplicable("the answer sentence opens with a connective ('However, ...') that cannot follow 'that'")
     template = item.rng.choice(templates) if isinstance(templates, tuple) else templates
     statement = end_sentence(template.format(s=embed(new, item.vocabulary), a=item.anchor_text))
     standalone = end_sentence(alone.format(S=end_sentence(new), a=item.anchor_text)) if alone else statement
@@ -107,28 +108,48 @@ def location_clash(item: Item) -> Proposal:
 
 @lever(CO, tx.MEDIUM, "Equal-standing Value Clash", NOISE)
 def equal_standing(item: Item) -> Proposal:
+    """A different figure from a source of equal standing; numbers only, as a drawn name or phrase can be of
+    the wrong kind for its slot (a person where a platform belongs, an actress cast as a male role)."""
     item.need_anchor()
-    if item.atype in (at.DATE, at.YEAR, at.PLACE):
-        raise NotApplicable("dates and places use the dedicated date and location levers")
-    return _conflict(item, item.distractor(), EQUAL_SOURCE, "Added an equally authoritative source giving {v} for the same fact.", AS_FACT)
+    if item.atype != at.NUMBER:
+        raise NotApplicable("only a numeric answer has a rival value that is surely of the same kind")
+    return _conflict(item, other_figure(item), EQUAL_SOURCE,
+                     "Added an equally authoritative source giving {v} for the same figure.", AS_FACT)
+
+
+_HEDGE = re.compile(r"\b(?:about|around|approximately|roughly|nearly|almost|over|more than|less than|fewer than|at least|"
+                    r"up to|some|circa|c\.|under)\b", re.I)
+_YEARLIKE = re.compile(r"^(?:1[5-9]\d\d|20[0-4]\d)$")
+
+
+def other_figure(item: Item) -> str:
+    """A distractor of the answer's type that differs in its year (dates, years) or clearly in value (numbers:
+    at least a quarter apart); hedged answers ("over 74", "around 2011") and year-like counts are declined."""
+    if len(item.aliases()) < len(item.answers):
+        raise NotApplicable("the question has several different answers ('six', 'two'); one rival leaves another right")
+    if any(_HEDGE.search(a) for a in item.aliases()):
+        raise NotApplicable("the answer is hedged ('over 74'); a nearby rival value would not contradict it")
+    value = item.distractor()
+    if item.atype in (at.DATE, at.YEAR):
+        years = r"(?<!\d)\d{4}(?!\d)"
+        stated = {d for a in item.answers for d in re.findall(years, a)}
+        if not re.search(years, value) or set(re.findall(years, value)) & stated:
+            raise NotApplicable("no rival date in another year")
+        return value
+    mine, rival = at.parse_number(item.anchor), at.parse_number(value)
+    if mine is None or rival is None or _YEARLIKE.match(mine.text) or _YEARLIKE.match(rival.text):
+        raise NotApplicable("the answer or the rival is not a plain count or measure")
+    if mine.unit.strip() != rival.unit.strip() or _HEDGE.search(value):
+        raise NotApplicable("the rival figure is in another unit or hedged")
+    a, b = mine.magnitude, rival.magnitude
+    if 1 in (mine.value, rival.value):
+        raise NotApplicable("one of the figures is 1, whose noun is singular ('one season' / 'two seasons')")
+    if min(a, b) <= 0 or max(a, b) / min(a, b) < 1.25:
+        raise NotApplicable("the rival figure is too close to the stated one to contradict it")
+    return value
 
 
 # -- HIGH --------------------------------------------------------------------------------------
-
-
-@lever(CO, tx.MEDIUM, "Equal-standing Denial", NOISE)
-def equal_denial(item: Item) -> Proposal:
-    item.need_anchor()
-    value = item.maybe_distractor()
-    if value is not None:
-        try:
-            restated(item, value, MAX_WORDS)
-        except NotApplicable:
-            pass
-        else:
-            raise NotApplicable("a same-type value can be restated; the value-clash levers apply")
-    return _denial(item, item.rng.choice(DENIAL), "Another source states that it was not {a}.",
-                   "Added an equally authoritative source that denies the stated answer.")
 
 
 @lever(CO, tx.HIGH, "Order-of-Magnitude Numeric Clash", NOISE)
@@ -146,12 +167,12 @@ def magnitude_clash(item: Item) -> Proposal:
 
 @lever(CO, tx.HIGH, "Same-source Self-contradiction", NOISE)
 def self_contradiction(item: Item) -> Proposal:
+    """The same source gives a different date, year or figure and denies the original; other kinds of
+    answer are declined (a drawn person or phrase is often of the wrong kind, and a bare denial names no rival)."""
     item.need_anchor()
-    value = item.maybe_distractor()
-    if value is None:
-        return _denial(item, SELF_DENIAL, "{S} The record is explicit that it was not {a}.",
-                       "The same source both states the answer and denies it in so many words.")
-    return _conflict(item, value, SELF_CLASH,
+    if item.atype not in (at.DATE, at.YEAR, at.NUMBER):
+        raise NotApplicable("only a date, year or figure has a rival value that is surely of the same kind")
+    return _conflict(item, other_figure(item), SELF_CLASH,
                      "The same source also asserts {v} and denies the original value, so the statements cannot both hold.",
                      SELF_CLASH_ALONE)
 

@@ -1,8 +1,9 @@
-"""P-EpistemicMismatch levers: the query asks for an opinion, evaluation or prediction, or the
-passage offers only opinion where the query asks for a fact.
+"""P-EpistemicMismatch levers: the query asks for an opinion, evaluation or prediction.
 
-Query-side levers (single passage only; the multi-passage target is the context) embed the
-original question; context-side levers recast the answer sentences as opinion.
+All levers edit the query and embed the original question, so they apply to single-passage items
+only (the multi-passage target is the context). Recasting the passage's facts as opinion by template
+is not done: the question stays factual and the fact stays readable, so no mismatch results; the
+multi-passage cells are left to the LLM generators.
 """
 
 from __future__ import annotations
@@ -10,23 +11,14 @@ from __future__ import annotations
 import re
 
 from refusalbench import taxonomy as tx
-from refusalbench.perturb.base import CONTEXT, QUERY, Item, NotApplicable, Proposal, complete, embeddable, lever, rebuild, sentences_with
+from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.levers_ambiguity import pronoun_query, subject_span, title_core
 from refusalbench.perturb.text import (
-    as_question, contains, contains_any, embed, end_sentence, lower_first, question_body, split_sentences,
+    as_question, contains, contains_any, lower_first, question_body, split_sentences,
 )
 
 EP = tx.EPISTEMIC
 
-OPINION_MEDIUM = (
-    "Some commentators hold the view that {s}, though they do not say by what standard.",
-    "In the opinion of some reviewers, judged by criteria they leave unstated, {s}.",
-)
-OPINION_HIGH = (
-    "Purely as a matter of personal taste, some people like to imagine that {s}.",
-    "In a daydream shared by a few fans, {s}.",
-)
-MILD = ("Notably, {s}.", "Perhaps unsurprisingly, {s}.", "Remarkably, {s}.")
 IN_YOUR_VIEW = ("In your view, {q}", "In your opinion, {q}", "As you see it, {q}")
 
 
@@ -109,44 +101,3 @@ def opinion_frame(item: Item) -> Proposal:
     item.need_anchor()
     query = as_question(item.rng.choice(IN_YOUR_VIEW).format(q=lower_first(question_body(item.query))))
     return Proposal(query, list(item.passages), "Asked for the reader's view of a fact that the passage settles outright.")
-
-
-# -- context-side ------------------------------------------------------------------------------
-
-
-def _recast(item: Item, templates: tuple[str, ...], every: bool) -> list[str]:
-    """Answer sentences rewritten into a template (all of them, or only the first when `every` is False)."""
-    item.need_anchor()
-
-    def edit(passage: str) -> str:
-        sents = split_sentences(passage)
-        hits = sentences_with(sents, item.answers)
-        if not hits:
-            return passage
-        for k in hits if every else hits[:1]:
-            if not complete(sents[k]) or not embeddable(sents[k]):
-                raise NotApplicable("an answer sentence is cut off by the passage's edge")
-            sents[k] = end_sentence(item.rng.choice(templates).format(s=embed(sents[k], item.vocabulary)))
-        return rebuild(sents)
-
-    return item.edit_signal(edit)
-
-
-@lever(EP, tx.MEDIUM, "Fact Recast as Unsupported Opinion", CONTEXT)
-def recast_opinion(item: Item) -> Proposal:
-    return Proposal(item.query, _recast(item, OPINION_MEDIUM, True),
-                    "Every statement of the answer is now an opinion judged by an unstated standard; no objective statement remains.")
-
-
-@lever(EP, tx.HIGH, "Fact Recast as Personal Taste", CONTEXT)
-def recast_taste(item: Item) -> Proposal:
-    return Proposal(item.query, _recast(item, OPINION_HIGH, True),
-                    "Every statement of the answer is now a matter of personal taste or imagination, with no factual grounding.")
-
-
-@lever(EP, tx.LOW, "Mild Evaluative Aside", CONTEXT)
-def mild_aside(item: Item) -> Proposal:
-    passages = _recast(item, MILD, False)
-    if not any(contains_any(p, item.answers) for p in passages):
-        raise NotApplicable("the answer was lost")
-    return Proposal(item.query, passages, "Added a mildly evaluative word to the answer sentence; the fact itself still settles the query.")

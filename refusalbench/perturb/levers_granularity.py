@@ -81,17 +81,32 @@ def one_level_coarser(item: Item) -> Proposal:
     return _coarsen(item, 1, "Stated the answer only at a coarser level (year, decade, range, role or region) than the query asks.")
 
 
+_DATE_BEFORE = re.compile(r"(?:\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+                          r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?|\d),?$|\d{4},?(?: and)?$")
+_YEAR_LIST_AFTER = re.compile(r"^,?\s*(?:and\s+|or\s+|to\s+|[-–]\s*)?\d{4}\b")
+_LEADING_PREPOSITION = re.compile(r"^(?:by|on|at|since|from|until|before|after|around|circa|c\.)\s", re.I)
+
+
 @lever(GR, tx.HIGH, "Answer Stated at a Far Coarser Scale", CONTEXT)
 def far_coarser(item: Item) -> Proposal:
-    return _coarsen(item, 2, "Stated the answer only at a far coarser scale (decade or century, order of magnitude, a collective).")
-
-
-@lever(GR, tx.MEDIUM, "Long-range Trend Extrapolation", QUERY)
-def long_range_trend(item: Item) -> Proposal:
+    """A date or year restated as its century (three or two levels up). Declined where an answer opens a
+    sentence or carries its own preposition ("By 1912," would become "The 20th century,"), and for other
+    kinds: "a number of" for a count deletes the fact, "somewhere on Earth" breaks the sentence, and
+    "dozens of" for 23 is no change of scale."""
     item.need_anchor()
-    query = ("How has the answer to this question changed from decade to decade over the past century: "
-             f'"{as_question(question_body(item.query))}"')
-    return Proposal(query, list(item.passages), "Asked for a century-long trend; the passage gives a single snapshot.")
+    if item.atype not in (at.DATE, at.YEAR):
+        raise NotApplicable("only a date or year has a coarsening two levels up that keeps the fact")
+    for i in item.signal:
+        for a in item.answers:
+            pat = answer_pattern(a)
+            for m in (pat.finditer(item.passages[i]) if pat else ()):
+                before = item.passages[i][:m.start()].rstrip()
+                if _LEADING_PREPOSITION.match(a) or not before or before.endswith((".", "!", "?", '"', ":")):
+                    raise NotApplicable("an answer opens its sentence or carries a preposition the century cannot take")
+                if _DATE_BEFORE.search(before) or _YEAR_LIST_AFTER.match(item.passages[i][m.end():]):
+                    raise NotApplicable("the year is part of a date or a list of years ('1 September 1939', '1948, 1949')")
+    level = 3 if item.atype == at.DATE else 2
+    return _coarsen(item, level, "Stated the answer only as its century, far coarser than the exact year or date asked for.")
 
 
 _LOCAL_MEASURE = re.compile(

@@ -131,13 +131,6 @@ def missing_temporal_adjunct(item: Item) -> Proposal:
     return _proposal(item, passages, "Removed the time expression that answers the 'when' question, keeping the rest of each sentence.")
 
 
-@lever(MI, tx.MEDIUM, "Placeholder Citation", CONTEXT)
-def placeholder_citation(item: Item) -> Proposal:
-    item.need_anchor()
-    passages = item.edit_signal(lambda p: _mask(p, item.answers, "[citation needed]"))
-    return _proposal(item, passages, "Replaced every statement of the answer with a '[citation needed]' marker.")
-
-
 # -- HIGH --------------------------------------------------------------------------------------
 
 
@@ -159,8 +152,21 @@ def answer_and_subject(item: Item) -> Proposal:
     def about_subject(s: str) -> bool:
         return contains_any(s, item.answers) or any(contains(s, w) for w in subject)
 
-    passages = item.edit_signal(lambda p: _drop(p, about_subject))
+    def edit(passage: str) -> str:
+        new = _drop(passage, about_subject)
+        sents = split_sentences(new)
+        if new != passage and sents and _DANGLING.match(sents[0]):
+            raise NotApplicable("the first sentence left refers back to a deleted one ('The club is also ...')")
+        return new
+
+    passages = item.edit_signal(edit)
     return _proposal(item, passages, "Deleted the sentences stating the answer and every sentence about the query's subject.")
+
+
+# a sentence that needs an antecedent: a pronoun, or "The club is also ..." / "It also ..."
+_DANGLING = re.compile(r"^(?:(?:He|She|It|They|His|Her|Its|Their|This|These|Those|Also|However|But|And)\b"
+                       r"|(?:The|This|These)\s+\w+(?:\s+\w+)?\s+(?:is|was|are|were|has|had|have)\s+also\b"
+                       r"|\S+(?:\s+\S+){0,3}\s+also\b)")
 
 
 @lever(MI, tx.HIGH, "Entirely Irrelevant Context", CONTEXT)
@@ -217,12 +223,19 @@ def strip_statistic(item: Item) -> Proposal:
 _PAREN = re.compile(r"\s+\(([^()]{1,160})\)")  # "CPI(M)": a bracket glued to a word is part of a name
 
 
+def _inside_quotes(passage: str, pos: int) -> bool:
+    """True inside a quoted title ("I Wanna Dance with Somebody (Who Loves Me)"), where a bracket is part of the name."""
+    before = passage[:pos]
+    return before.count('"') % 2 == 1 or before.count("\u201c") > before.count("\u201d")
+
+
 @lever(MI, tx.LOW, "Parenthetical Excise", CONTEXT)
 def parenthetical_excise(item: Item) -> Proposal:
     item.need_anchor()
 
     def edit(passage: str) -> str:
-        spans = [m for m in _PAREN.finditer(passage) if not contains_any(m.group(1), item.answers)]
+        spans = [m for m in _PAREN.finditer(passage) if not contains_any(m.group(1), item.answers)
+                 and not _inside_quotes(passage, m.start())]
         if not spans:
             return passage
         m = item.rng.choice(spans)

@@ -11,48 +11,40 @@ import re
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever, restated
-from refusalbench.perturb.text import as_question, contains, embed, lower_first, question_body, tidy
+from refusalbench.perturb.levers_contradiction import other_figure
+from refusalbench.perturb.text import as_question, contains, contains_any, embed, lower_first, question_body, tidy
 
 FP = tx.FALSE_PREMISE
 MAX_WORDS = 30
 
-FACTIVE_DENIAL = ("Given that we know it was not {a}, {q}", "Knowing that it was not {a}, {q}")
 FACTIVE = ("Given that we know that {s}, {q}", "Knowing that {s}, {q}", "Since it is well known that {s}, {q}")
 NON_AGENTS = ("Which prime number", "Which shade of blue", "Which empty box", "Which mathematical theorem")
-WRONG_DOMAIN = {
-    at.DATE: ("Measured in kilograms", "In litres"),
-    at.YEAR: ("Measured in kilograms", "In litres"),
-    at.NUMBER: ("Expressed as a colour", "Expressed as a smell"),
-    at.PERSON: ("Measured in litres", "In degrees Celsius"),
-    at.ORGANISATION: ("Measured in litres", "In degrees Celsius"),
-    at.PLACE: ("Measured in kilograms", "In decibels"),
-    at.OTHER: ("Measured in kilograms", "In litres"),
-}
 _PARENTHETICAL = re.compile(r"\s*\([^()]*\)")
+_WEAK_OPENING = re.compile(r"(?:he|she|it|they|his|her|its|their|this|these|those|also|however|but|and|then|there|here)\b",
+                           re.I)
+_PARTICIPLE = re.compile(r"\s*[A-Z][a-z]{3,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)")  # "Published in 1937, it ..."
 _WHO = re.compile(r"^(?P<wh>who|who's|whom)\s+(?P<rest>.+)$", re.I)
 
 
 @lever(FP, tx.MEDIUM, "Factive Verb Contradiction", QUERY)
 def factive_contradiction(item: Item) -> Proposal:
+    """Presuppose the passage's own answer sentence restated with another date, year or figure.
+
+    Declined for list questions (another listed answer stays right), for other kinds of answer (a drawn
+    name or phrase is often of the wrong kind) and where the answer sentence is not a whole sentence
+    that opens on a name ("also in 2003, ...", "he ...")."""
     item.need_anchor()
-    body = lower_first(question_body(item.query))
-    value = item.maybe_distractor()
-    new = None
-    if value is not None:
-        try:
-            new = tidy(_PARENTHETICAL.sub("", restated(item, value, MAX_WORDS)[1]))
-        except NotApplicable:
-            new = None
-    if new is not None and re.match(r"(?:he|she|it|they|his|her|its|their|this|these|those)\b", new, re.I):
-        new = None  # a pronoun with no antecedent in the query
-    if new is not None and item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
-        new = None  # an untyped phrase replaced by one of another kind ("worn on the glycine")
-    if new is None or not contains(new, value):  # no restatable value: presuppose the answer is wrong
-        query = as_question(item.rng.choice(FACTIVE_DENIAL).format(a=item.anchor_text, q=body))
-        return Proposal(query, list(item.passages),
-                        f"The query now presupposes, through a factive verb, that the answer is not {item.anchor_text}, "
-                        "which the passage states.")
-    query = as_question(item.rng.choice(FACTIVE).format(s=embed(new, item.vocabulary), q=body))
+    if item.atype not in (at.DATE, at.YEAR, at.NUMBER):
+        raise NotApplicable("only a date, year or figure is swapped for one surely of the same kind")
+    value = other_figure(item)
+    original, new = restated(item, value, MAX_WORDS)
+    if not re.match(r"[A-Z]", original.strip()) or _WEAK_OPENING.match(original.strip()) or _PARTICIPLE.match(original):
+        raise NotApplicable("the answer sentence does not open on its subject")
+    new = tidy(_PARENTHETICAL.sub("", new))
+    if not contains(new, value) or contains_any(new, item.answers):
+        raise NotApplicable("the restated sentence does not carry the rival value alone")
+    frame = item.rng.choice(FACTIVE)
+    query = as_question(frame.format(s=embed(new, item.vocabulary), q=lower_first(question_body(item.query))))
     return Proposal(query, list(item.passages),
                     f"The query now presupposes, through a factive verb, that the answer is {value}; the passage says otherwise.")
 
@@ -65,13 +57,6 @@ def inanimate_agent(item: Item) -> Proposal:
     rest = ("is " if m.group("wh").lower() == "who's" else "") + m.group("rest")
     query = as_question(f"{item.rng.choice(NON_AGENTS)} {rest}")
     return Proposal(query, list(item.passages), "Asked which abstract, inanimate thing performed a person's act: a category error.")
-
-
-@lever(FP, tx.HIGH, "Category Swap", QUERY)
-def category_swap(item: Item) -> Proposal:
-    frame = item.rng.choice(WRONG_DOMAIN[item.atype])
-    query = as_question(f"{frame}, {lower_first(question_body(item.query))}")
-    return Proposal(query, list(item.passages), f"Asked for the answer in a unit from an incompatible domain ('{frame}').")
 
 
 _STABLE = re.compile(r"^(?:who|what|where|which)\b.*\b(?:wrote|write|writes|sang|sing|sings|composed|founded|invented|"

@@ -163,8 +163,8 @@ def test_person_coarsening_reads_as_a_noun_phrase():
     row = {"source_id": "s", "query": "who wrote dracula", "answers": ["Bram Stoker"],
            "context": "Bram Stoker wrote Dracula in 1897. The novel made Stoker famous."}
     pool = _pool(row)
-    high = generate_programmatic(row, tx.GRANULARITY, tx.HIGH, 0, pool, lever="Answer Stated at a Far Coarser Scale")
-    assert high["perturbed_context"] == "Someone in the world of letters wrote Dracula in 1897. The novel made that person famous."
+    with pytest.raises(NotApplicable):  # "someone in the world of letters" is a deletion, not a far coarser scale
+        generate_programmatic(row, tx.GRANULARITY, tx.HIGH, 0, pool, lever="Answer Stated at a Far Coarser Scale")
     med = generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, pool, lever="Answer Stated One Level Coarser")
     assert med["perturbed_context"] == "A writer wrote Dracula in 1897. The novel made that writer famous."
     low = generate_programmatic(row, tx.GRANULARITY, tx.LOW, 0, pool, lever="Coarse Statement, Exact Value One Step Away")
@@ -242,8 +242,10 @@ def test_a_an_agrees_with_the_inserted_value():
            "context": "The fibula is a long bone located beside the tibia. It is thin."}
     other = {"source_id": "v", "query": "what kind of bone is the skull", "answers": ["irregular bone"],
              "context": "The skull contains an irregular bone."}
-    out = generate_programmatic(row, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(row, other), lever="Equal-standing Value Clash")
+    out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, _pool(row, other), lever="Fringe vs. Official Source")
     assert "is an irregular bone located" in out["perturbed_context"]
+    with pytest.raises(NotApplicable):  # equal standing: numbers only
+        generate_programmatic(row, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(row, other), lever="Equal-standing Value Clash")
 
 
 def test_embedded_sentence_openers():
@@ -256,7 +258,7 @@ def test_embedded_sentence_openers():
 def test_no_double_full_stop_after_an_abbreviation():
     row = {"source_id": "k", "query": "who played bubba in the heat of the night", "answers": ["Carlos Alan Autry Jr."],
            "context": "Bubba was played by Carlos Alan Autry Jr. in every season. He was popular."}
-    out = generate_programmatic(row, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(row), lever="Equal-standing Denial")
+    out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, _pool(row), lever="Fringe vs. Official Source")
     assert ".." not in out["perturbed_context"] and "it was not Carlos Alan Autry Jr." in out["perturbed_context"]
 
 

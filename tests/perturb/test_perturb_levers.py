@@ -2,9 +2,9 @@
 
 Every produced item must pass the check stage by construction (the check stage's own function is
 used), keep its class's invariants and read as clean English; every cell must cover most questions,
-except where the generator declines by design (precision first: Ambiguity needs a subject named in the
-query and a partner question of the same form; FalsePremise LOW a settled fact and a year the passage
-lacks; Granularity a value a coarser wording fits).
+except where the generator declines by design (precision first: Ambiguity LOW needs a subject named in
+the query, MEDIUM/HIGH are not generated; Contradiction MEDIUM/HIGH a date, year or figure; FalsePremise
+LOW a settled fact and a year the passage lacks; Granularity a value a coarser wording fits).
 """
 
 from __future__ import annotations
@@ -22,13 +22,17 @@ from refusalbench.perturb import (
 from refusalbench.perturb.text import contains_any, is_clean, raw_contains_any, split_sentences
 
 MIN_COVERAGE_SINGLE = 0.7
-# cells where declining is the design (measured on this 300-question sample: Ambiguity 8 / 2 / 2 %, Contradiction
-# 66 / 48 / 48 %, FalsePremise LOW 11 %, Granularity MEDIUM/HIGH 31 / 28 %)
-MIN_COVERAGE_CELL = {(tx.AMBIGUITY, tx.LOW): 0.04, (tx.AMBIGUITY, tx.MEDIUM): 0.01, (tx.AMBIGUITY, tx.HIGH): 0.01,
-                     (tx.CONTRADICTION, tx.LOW): 0.5, (tx.CONTRADICTION, tx.MEDIUM): 0.35, (tx.CONTRADICTION, tx.HIGH): 0.35,
-                     (tx.FALSE_PREMISE, tx.LOW): 0.05, (tx.GRANULARITY, tx.MEDIUM): 0.2, (tx.GRANULARITY, tx.HIGH): 0.2}
-MIN_COVERAGE_MULTI = {tx.GRANULARITY: 0.25, tx.AMBIGUITY: 0.0}  # context-only coarsening needs a date, number, person or place answer
-# in a slot a coarser description fits (issue 7: not applicable rather than nonsense such as "rock band a recording artist")
+# cells where declining is the design (measured on this 300-question sample: Ambiguity 8 / 0 / 0 %, Contradiction
+# 66 / 23 / 19 % (equal-standing and self-contradiction take dates, years and figures only), FalsePremise LOW / MEDIUM
+# / HIGH 11 / 12 / 33 % (HIGH: "who" questions only), Granularity MEDIUM / HIGH 28 / 15 %, Epistemic MEDIUM 6 %)
+MIN_COVERAGE_CELL = {(tx.AMBIGUITY, tx.LOW): 0.04, (tx.AMBIGUITY, tx.MEDIUM): 0.0, (tx.AMBIGUITY, tx.HIGH): 0.0,
+                     (tx.CONTRADICTION, tx.LOW): 0.5, (tx.CONTRADICTION, tx.MEDIUM): 0.15, (tx.CONTRADICTION, tx.HIGH): 0.12,
+                     (tx.FALSE_PREMISE, tx.LOW): 0.05, (tx.FALSE_PREMISE, tx.MEDIUM): 0.04, (tx.FALSE_PREMISE, tx.HIGH): 0.25,
+                     (tx.GRANULARITY, tx.MEDIUM): 0.2, (tx.GRANULARITY, tx.HIGH): 0.08, (tx.EPISTEMIC, tx.MEDIUM): 0.03}
+# multi-passage: context-only coarsening needs a date, number, person or place answer in a slot a coarser description
+# fits (not applicable rather than nonsense such as "rock band a recording artist"); Ambiguity and Epistemic have no
+# multi-passage lever (their levers edit the query of a titled single passage)
+MIN_COVERAGE_MULTI = {tx.GRANULARITY: 0.08, tx.AMBIGUITY: 0.0, tx.EPISTEMIC: 0.0}
 
 
 @pytest.fixture(scope="module")
@@ -165,9 +169,9 @@ def test_requested_lever_is_used_or_refused(single_rows, pool):
 
 def test_catalogue_restricts_the_choice(single_rows, pool):
     base_only = load_catalogue()
-    row = single_rows[1]
+    row = next(r for r in single_rows if r["query"].lower().startswith("who "))
     with pytest.raises(NotApplicable):
-        generate_programmatic(row, tx.AMBIGUITY, tx.MEDIUM, 1, pool, catalogue=base_only)  # only our own lever there
+        generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 1, pool, catalogue=base_only)  # only our own lever there
     out = generate_programmatic(row, tx.FALSE_PREMISE, tx.HIGH, 1, pool, catalogue=base_only)
     assert out["lever_selected"] in base_only.names(tx.FALSE_PREMISE, tx.HIGH)
 
