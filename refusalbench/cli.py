@@ -48,8 +48,10 @@ def validate(cfg: DictConfig) -> RefusalBenchConfig:
         )
     unknown = unknown_keys(cfg)
     if unknown:
-        raise UserError(f"Unknown configuration key(s): {', '.join(unknown)}. RefusalBench accepts only the keys of its "
-                        f"schema (refusalbench/config.py); check the spelling (a '+' override cannot add new keys).")
+        raise UserError(
+            f"Unknown configuration key(s): {', '.join(unknown)}. RefusalBench accepts only the keys of its "
+            f"schema (refusalbench/config.py); check the spelling (a '+' override cannot add new keys)."
+        )
     try:
         obj = OmegaConf.to_object(cfg)
     except OmegaConfBaseException as exc:
@@ -127,10 +129,14 @@ def interrupted_note(ctx: RunContext, finished: list[str], stage: str) -> str:
     calls = ""
     if ctx._llm is not None:
         total = ctx._llm.usage_summary()["total"]
-        calls = f"{total['calls'] - total['failed']} model calls finished and cached ({total['cached']} were cached " \
-                "before); "
-    return (f"interrupted during stage {stage}: {done}{calls}run the same command again to resume "
-            f"(finished calls come from the cache). Run directory: {ctx.run_dir}")
+        calls = (
+            f"{total['calls'] - total['failed']} model calls finished and cached ({total['cached']} were cached "
+            "before); "
+        )
+    return (
+        f"interrupted during stage {stage}: {done}{calls}run the same command again to resume "
+        f"(finished calls come from the cache). Run directory: {ctx.run_dir}"
+    )
 
 
 #: outputs named in the end-of-run summary, in this order; the rest are counted
@@ -146,8 +152,10 @@ def print_summary(ctx: RunContext, tracker=None) -> None:
     if others:
         lines.append(f"  and {others} more table(s) in the run directory")
     if tracker is not None:
-        lines.append(f"  MLflow run: {tracker.run_id} (experiment {ctx.cfg.tracking.experiment!r}, "
-                     f"store {absolute_store_uri(tracker.uri)})")
+        lines.append(
+            f"  MLflow run: {tracker.run_id} (experiment {ctx.cfg.tracking.experiment!r}, "
+            f"store {absolute_store_uri(tracker.uri)})"
+        )
         lines.append(f"  Open the MLflow UI: {mlflow_ui_hint(tracker.uri)}")
     print("\n".join(lines))
 
@@ -174,13 +182,17 @@ def _hydra_main(cfg: DictConfig) -> None:
             return
         resolved = OmegaConf.to_container(cfg, resolve=True, enum_to_str=True)
         sweep_dir = Path(hydra_cfg.sweep.dir) if multirun else None
-        tracker = tracking.start_job(typed, resolved, run_dir, run_name=_run_name(hydra_cfg, typed), sweep_dir=sweep_dir)
+        tracker = tracking.start_job(
+            typed, resolved, run_dir, run_name=_run_name(hydra_cfg, typed), sweep_dir=sweep_dir
+        )
         ctx = run_pipeline(typed, run_dir)
         status = "FINISHED"
     except (RunInterrupted, KeyboardInterrupt) as exc:
         status = "KILLED"
-        print(f"refusalbench: {str(exc) or 'interrupted before the first stage started; nothing to resume'}",
-              file=sys.stderr)
+        print(
+            f"refusalbench: {str(exc) or 'interrupted before the first stage started; nothing to resume'}",
+            file=sys.stderr,
+        )
         sys.exit(130)
     except UserError as exc:
         user_errors.print_error(exc)
@@ -233,8 +245,11 @@ def main() -> None:
         _hydra_main()
     except termination.Terminated as exc:
         termination.run_cleanups()
-        print(f"refusalbench: stopped ({exc}); tracked runs are marked KILLED and finished work is kept, "
-              "so running the same command again resumes.", file=sys.stderr)
+        print(
+            f"refusalbench: stopped ({exc}); tracked runs are marked KILLED and finished work is kept, "
+            "so running the same command again resumes.",
+            file=sys.stderr,
+        )
         sys.exit(termination.EXIT_CODE)
     outcome = sweep_outcome.last_outcome
     if outcome is not None and not outcome.ok:

@@ -29,7 +29,7 @@ def strip_reasoning(text: str) -> str:
     text = _CLOSED_TRACE.sub("", text)
     ends = list(_TRACE_END.finditer(text))
     if ends:  # a trace whose opening tag was eaten by the server's chat template
-        text = text[ends[-1].end():]
+        text = text[ends[-1].end() :]
     return text
 
 

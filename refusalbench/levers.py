@@ -81,8 +81,7 @@ class _ParsedFile:
 class Catalogue:
     """The validated lever catalogue: levers per (class, intensity) cell plus per-class guidance."""
 
-    def __init__(self, headers: dict[str, _ClassHeader], cells: dict[tuple[str, str], list[Lever]],
-                 files: list[Path]):
+    def __init__(self, headers: dict[str, _ClassHeader], cells: dict[tuple[str, str], list[Lever]], files: list[Path]):
         self._headers = headers
         self._cells = cells
         self.files: list[Path] = list(files)
@@ -172,8 +171,9 @@ def _stamp(path: Path) -> tuple[str, int, int]:
 
 
 @functools.lru_cache(maxsize=32)
-def _load_cached(base_dir: Path, base: tuple[tuple[str, int, int], ...],
-                 extras: tuple[tuple[str, int, int], ...]) -> Catalogue:
+def _load_cached(
+    base_dir: Path, base: tuple[tuple[str, int, int], ...], extras: tuple[tuple[str, int, int], ...]
+) -> Catalogue:
     if not base:
         raise CatalogueError(f"Lever catalogue directory {base_dir} holds no *.yaml files.")
     headers: dict[str, _ClassHeader] = {}
@@ -201,7 +201,9 @@ def _load_cached(base_dir: Path, base: tuple[tuple[str, int, int], ...],
     extra_paths = [Path(p) for p, _, _ in extras]
     for path in extra_paths:
         if path in base_paths:
-            raise CatalogueError(f"{path}: this file is already part of the base catalogue; remove it from levers_extra.")
+            raise CatalogueError(
+                f"{path}: this file is already part of the base catalogue; remove it from levers_extra."
+            )
         parsed = _parse_file(path, base=False)
         head = headers[parsed.cls]
         for key, value in parsed.header.items():
@@ -216,8 +218,9 @@ def _load_cached(base_dir: Path, base: tuple[tuple[str, int, int], ...],
     return catalogue
 
 
-def _add_levers(parsed: _ParsedFile, cells: dict[tuple[str, str], list[Lever]],
-                origin: dict[tuple[str, str, str], Path]) -> None:
+def _add_levers(
+    parsed: _ParsedFile, cells: dict[tuple[str, str], list[Lever]], origin: dict[tuple[str, str, str], Path]
+) -> None:
     for intensity, levers in parsed.cells.items():
         for lever in levers:
             key = (parsed.cls, intensity, lever.name)
@@ -238,9 +241,7 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
             if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark
-                )
+                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 

@@ -27,8 +27,11 @@ def _suggest(word: str, candidates: list[str]) -> str:
 
 def config_groups(conf_dir: Path = CONF_DIR) -> dict[str, list[str]]:
     """Top-level config group -> its option names (hydra/* groups excluded)."""
-    return {d.name: sorted(p.stem for p in d.glob("*.yaml"))
-            for d in sorted(conf_dir.iterdir()) if d.is_dir() and d.name != "hydra"}
+    return {
+        d.name: sorted(p.stem for p in d.glob("*.yaml"))
+        for d in sorted(conf_dir.iterdir())
+        if d.is_dir() and d.name != "hydra"
+    }
 
 
 def _dataclass_of(tp: Any) -> Optional[type]:
@@ -94,9 +97,13 @@ def value_problem(key: str, value: Any, tp: Any) -> Optional[str]:
     expected = {int: "an integer", float: "a number", bool: "true or false"}.get(base)
     if expected is None:
         return None
-    ok = (isinstance(value, bool) if base is bool else
-          isinstance(value, int) and not isinstance(value, bool) if base is int else
-          isinstance(value, (int, float)) and not isinstance(value, bool))
+    ok = (
+        isinstance(value, bool)
+        if base is bool
+        else isinstance(value, int) and not isinstance(value, bool)
+        if base is int
+        else isinstance(value, (int, float)) and not isinstance(value, bool)
+    )
     return None if ok else f"'{key}' must be {expected}, got {value!r}"
 
 
@@ -136,8 +143,10 @@ def override_problems(overrides: list[str], conf_dir: Path = CONF_DIR) -> list[s
                 known = groups[key]
                 for value in _values(override):
                     if value not in known and value != "null":
-                        problems.append(f"unknown option '{value}' for config group '{key}'{_suggest(value, known)} "
-                                        f"(options: {', '.join(known)})")
+                        problems.append(
+                            f"unknown option '{value}' for config group '{key}'{_suggest(value, known)} "
+                            f"(options: {', '.join(known)})"
+                        )
                 continue
             if key not in fields:
                 suggestion = _suggest(key, sorted(set(groups) | set(fields)))
@@ -171,5 +180,7 @@ def check_command_line(argv: list[str]) -> None:
     if problems:
         listing = " ".join(f"({i}) {p}" for i, p in enumerate(problems, start=1))
         end = "" if listing.endswith(("?", ".")) else "."
-        raise UserError(f"The command line has {len(problems)} problem(s): {listing}{end} Options and keys are "
-                        "listed by `refusalbench --help`; no '+' is needed (and none can add a key the schema lacks).")
+        raise UserError(
+            f"The command line has {len(problems)} problem(s): {listing}{end} Options and keys are "
+            "listed by `refusalbench --help`; no '+' is needed (and none can add a key the schema lacks)."
+        )

@@ -16,7 +16,9 @@ def resource_dir(name: str) -> Path:
     for candidate in (PACKAGE_DIR / name, PACKAGE_DIR.parent / name):
         if candidate.is_dir():
             return candidate
-    raise FileNotFoundError(f"RefusalBench resource directory {name!r} is missing from this installation ({PACKAGE_DIR}).")
+    raise FileNotFoundError(
+        f"RefusalBench resource directory {name!r} is missing from this installation ({PACKAGE_DIR})."
+    )
 
 
 CONF_DIR = resource_dir("conf")

@@ -28,8 +28,13 @@ MANAGED_BACKENDS = ("embedded", "vllm_managed")
 PROBE_TIMEOUT_S = 3.0
 AWS_KEY_VARS = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")
 # other ways boto3 finds credentials without access keys in the environment
-AWS_OTHER_SOURCES = ("AWS_PROFILE", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
-                     "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_BEARER_TOKEN_BEDROCK")
+AWS_OTHER_SOURCES = (
+    "AWS_PROFILE",
+    "AWS_WEB_IDENTITY_TOKEN_FILE",
+    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    "AWS_BEARER_TOKEN_BEDROCK",
+)
 
 
 class PreflightError(UserError):
@@ -77,16 +82,23 @@ def check_role(use: ModelUse) -> list[str]:
     if allowed is None or allowed == use.role:
         return []
     panel = {"generator": "generators=programmatic", "verifier": "verifiers=structural"}[allowed]
-    return [f"{use.label}: backend {backend!r} is a rule-based {allowed}, not a model, so it cannot serve as the "
-            f"{use.role} ({panel} selects it as {allowed}; choose a model for {use.key}, "
-            "e.g. model=local_qwen2.5_0.5b)"]
+    return [
+        f"{use.label}: backend {backend!r} is a rule-based {allowed}, not a model, so it cannot serve as the "
+        f"{use.role} ({panel} selects it as {allowed}; choose a model for {use.key}, "
+        "e.g. model=local_qwen2.5_0.5b)"
+    ]
 
 
 def input_files(cfg: RefusalBenchConfig) -> list[tuple[str, str]]:
     """(option, path) of every input file or folder the configuration names."""
-    named = [("dataset.path", cfg.dataset.path), ("generate.source", cfg.generate.source),
-             ("select.candidates", cfg.select.candidates), ("evaluate.benchmark", cfg.evaluate.benchmark),
-             ("score.predictions", cfg.score.predictions), ("report.sweep_dir", cfg.report.sweep_dir)]
+    named = [
+        ("dataset.path", cfg.dataset.path),
+        ("generate.source", cfg.generate.source),
+        ("select.candidates", cfg.select.candidates),
+        ("evaluate.benchmark", cfg.evaluate.benchmark),
+        ("score.predictions", cfg.score.predictions),
+        ("report.sweep_dir", cfg.report.sweep_dir),
+    ]
     named += [(f"levers_extra[{i}]", p) for i, p in enumerate(cfg.levers_extra)]
     return [(k, p) for k, p in named if p]
 
@@ -101,6 +113,7 @@ def check_files(cfg: RefusalBenchConfig) -> list[str]:
 
 
 # ---- one model -----------------------------------------------------------------------------------
+
 
 def _litellm():
     from refusalbench.llm.litellm_setup import import_litellm
@@ -127,8 +140,10 @@ def check_credentials(use: ModelUse, route) -> list[str]:
     cfg = use.cfg
     if cfg.api_key_env:
         if not os.environ.get(cfg.api_key_env):
-            return [f"{use.label}: its API key variable {cfg.api_key_env} is not set (export it; for a server that "
-                    "needs no key set api_key_env=null on that model)"]
+            return [
+                f"{use.label}: its API key variable {cfg.api_key_env} is not set (export it; for a server that "
+                "needs no key set api_key_env=null on that model)"
+            ]
         return []
     if route.openai_compatible:
         return []
@@ -136,8 +151,10 @@ def check_credentials(use: ModelUse, route) -> list[str]:
     if provider.startswith("bedrock") or provider == "sagemaker":
         if _aws_credentials_present():
             return []
-        return [f"{use.label}: no AWS credentials for Bedrock (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or "
-                "AWS_PROFILE, or ~/.aws/credentials)"]
+        return [
+            f"{use.label}: no AWS credentials for Bedrock (set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or "
+            "AWS_PROFILE, or ~/.aws/credentials)"
+        ]
     try:
         missing = _litellm().validate_environment(cfg.name).get("missing_keys") or []
     except Exception:  # noqa: BLE001 - LiteLLM does not know the provider's conventions
@@ -154,20 +171,31 @@ def check_parameters(use: ModelUse, route) -> list[str]:
     thinking = bool(cfg.reasoning.budget_tokens) or cfg.reasoning.effort is not None
     info = None if route.openai_compatible else _model_info(cfg.name)
     if thinking and info is not None and not info.get("supports_reasoning"):
-        setting = (f"reasoning budget {cfg.reasoning.budget_tokens}" if cfg.reasoning.budget_tokens
-                   else f"reasoning effort {cfg.reasoning.effort!r}")
-        problems.append(f"{use.label}: {setting} requested, but {cfg.name} has no extended thinking "
-                        "(use reasoning=default or budget_0, or a model with thinking)")
+        setting = (
+            f"reasoning budget {cfg.reasoning.budget_tokens}"
+            if cfg.reasoning.budget_tokens
+            else f"reasoning effort {cfg.reasoning.effort!r}"
+        )
+        problems.append(
+            f"{use.label}: {setting} requested, but {cfg.name} has no extended thinking "
+            "(use reasoning=default or budget_0, or a model with thinking)"
+        )
     elif thinking and mapped.temperature not in (None, 1.0) and ("thinking" in mapped.params):
-        problems.append(f"{use.label}: temperature {mapped.temperature} is sent together with a thinking budget, "
-                        f"which providers with extended thinking reject (set {use.key}.temperature=null)")
+        problems.append(
+            f"{use.label}: temperature {mapped.temperature} is sent together with a thinking budget, "
+            f"which providers with extended thinking reject (set {use.key}.temperature=null)"
+        )
     if info is not None and mapped.max_tokens and info.get("max_output_tokens"):
         if mapped.max_tokens > int(info["max_output_tokens"]):
-            problems.append(f"{use.label}: asks for up to {mapped.max_tokens} output tokens (max_tokens plus the "
-                            f"thinking budget), above the model's limit of {info['max_output_tokens']}")
+            problems.append(
+                f"{use.label}: asks for up to {mapped.max_tokens} output tokens (max_tokens plus the "
+                f"thinking budget), above the model's limit of {info['max_output_tokens']}"
+            )
     if cfg.backend in MANAGED_BACKENDS and mapped.max_tokens and mapped.max_tokens >= cfg.context_size:
-        problems.append(f"{use.label}: max_tokens {mapped.max_tokens} does not fit its context_size "
-                        f"{cfg.context_size}; raise {use.key}.context_size or lower max_tokens")
+        problems.append(
+            f"{use.label}: max_tokens {mapped.max_tokens} does not fit its context_size "
+            f"{cfg.context_size}; raise {use.key}.context_size or lower max_tokens"
+        )
     return problems
 
 
@@ -197,8 +225,10 @@ def check_runtime(use: ModelUse) -> list[str]:
             import importlib.util
 
             if importlib.util.find_spec("xllamacpp") is None:
-                return [f"{use.label}: the embedded runtime xllamacpp is not installed "
-                        "(reinstall refusalbench: pip install -e .)"]
+                return [
+                    f"{use.label}: the embedded runtime xllamacpp is not installed "
+                    "(reinstall refusalbench: pip install -e .)"
+                ]
         except (ImportError, ValueError):
             return [f"{use.label}: the embedded runtime cannot be imported"]
         if cfg.path and not Path(cfg.path).expanduser().is_file():
@@ -213,8 +243,9 @@ def check_runtime(use: ModelUse) -> list[str]:
     return []
 
 
-def check_model(use: ModelUse, probe: Callable[[str, Optional[str]], Optional[str]] = probe_endpoint,
-                credentials: bool = True) -> list[str]:
+def check_model(
+    use: ModelUse, probe: Callable[[str, Optional[str]], Optional[str]] = probe_endpoint, credentials: bool = True
+) -> list[str]:
     """Every problem of one model use (resolution, credentials, endpoint, parameters)."""
     from refusalbench.llm.routing import build_route
 
@@ -230,8 +261,10 @@ def check_model(use: ModelUse, probe: Callable[[str, Optional[str]], Optional[st
         try:
             _litellm().get_llm_provider(use.cfg.name)
         except Exception:  # noqa: BLE001
-            return [f"{use.label}: LiteLLM does not know the provider of {use.cfg.name!r} (expected e.g. "
-                    "openai/MODEL or bedrock/MODEL, or set api_base for an OpenAI-compatible server)"]
+            return [
+                f"{use.label}: LiteLLM does not know the provider of {use.cfg.name!r} (expected e.g. "
+                "openai/MODEL or bedrock/MODEL, or set api_base for an OpenAI-compatible server)"
+            ]
     problems = check_parameters(use, route) + check_runtime(use)
     if credentials:
         key_problems = check_credentials(use, route)
@@ -262,7 +295,11 @@ def preflight(cfg: RefusalBenchConfig, probe: Callable[[str, Optional[str]], Opt
             what = found.removeprefix(f"{use.label}: ")
             problems.setdefault(what, []).append(use.label)
     if problems:
-        listing = "; ".join(f"({i}) {', '.join(who) + ': ' if who else ''}{what}"
-                            for i, (what, who) in enumerate(problems.items(), start=1))
-        raise PreflightError(f"The run cannot start: {len(problems)} problem(s) found before any model call: "
-                             f"{listing}. Nothing was run or tracked.")
+        listing = "; ".join(
+            f"({i}) {', '.join(who) + ': ' if who else ''}{what}"
+            for i, (what, who) in enumerate(problems.items(), start=1)
+        )
+        raise PreflightError(
+            f"The run cannot start: {len(problems)} problem(s) found before any model call: "
+            f"{listing}. Nothing was run or tracked."
+        )

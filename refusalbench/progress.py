@@ -34,8 +34,17 @@ class LogProgress:
 
     disable = False
 
-    def __init__(self, total: int, desc: str, *, interval: Optional[float] = None, step_percent: float = 10.0,
-                 min_gap: float = 2.0, logger: logging.Logger = log, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        total: int,
+        desc: str,
+        *,
+        interval: Optional[float] = None,
+        step_percent: float = 10.0,
+        min_gap: float = 2.0,
+        logger: logging.Logger = log,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.total = total
         self.desc = desc
         self.interval = interval if interval is not None else float(os.environ.get(INTERVAL_ENV, "15"))

@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -188,7 +188,7 @@ def template_names() -> list[str]:
     return sorted(p.name[: -len(SUFFIX)] for p in PROMPTS_DIR.glob(f"*{SUFFIX}") if p.is_file())
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_template(name: str) -> PromptTemplate:
     """Load, validate and compile template `name` (cached)."""
     names = template_names()
@@ -199,8 +199,7 @@ def get_template(name: str) -> PromptTemplate:
     header = _HEADER.match(source)
     if header is None:
         raise PromptError(
-            f"Prompt template file {path} must start with "
-            "'{# name: <name>; version: <int>; variables: a, b, c #}'."
+            f"Prompt template file {path} must start with '{{# name: <name>; version: <int>; variables: a, b, c #}}'."
         )
     if header["name"] != name:
         raise PromptError(f"Prompt template file {path} declares name {header['name']!r}; expected {name!r}.")
@@ -209,7 +208,9 @@ def get_template(name: str) -> PromptTemplate:
         ast = _ENV.parse(source)
         compiled = _ENV.from_string(source)
     except jinja2.TemplateSyntaxError as exc:
-        raise PromptError(f"Prompt template file {path} has a syntax error at line {exc.lineno}: {exc.message}") from None
+        raise PromptError(
+            f"Prompt template file {path} has a syntax error at line {exc.lineno}: {exc.message}"
+        ) from None
     used = meta.find_undeclared_variables(ast) - set(_ENV.globals)
     if used != set(variables):
         raise PromptError(

@@ -17,7 +17,7 @@ FAILED_MARKER = "FAILED"
 EXIT_CODE = 1
 
 #: the outcome of the sweep this process ran (set by the sweep callback, read by the entry point)
-last_outcome: Optional["SweepOutcome"] = None
+last_outcome: Optional[SweepOutcome] = None
 
 
 @dataclass
@@ -40,9 +40,13 @@ class SweepOutcome:
             reason = marker.read_text().strip().splitlines()[0] if marker.exists() else "ended without completing"
             shown.append(f"{job.name}: {reason[:300].rstrip('.')}")
         more = f"; and {len(self.failed) - 3} more" if len(self.failed) > 3 else ""
-        return (f"{len(self.failed)} of {len(self.jobs)} jobs failed (see {FAILED_MARKER} and the log in each job "
-                f"directory under {self.sweep_dir}): " + "; ".join(shown) + more
-                + ". Run the same command again to retry only the failed jobs.")
+        return (
+            f"{len(self.failed)} of {len(self.jobs)} jobs failed (see {FAILED_MARKER} and the log in each job "
+            f"directory under {self.sweep_dir}): "
+            + "; ".join(shown)
+            + more
+            + ". Run the same command again to retry only the failed jobs."
+        )
 
 
 def record_failure(job_dir: Path, message: str) -> None:

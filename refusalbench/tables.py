@@ -41,7 +41,9 @@ def write_table(df: pd.DataFrame, path: str | Path, preview: bool = True) -> Pat
     out.to_parquet(tmp, index=False)
     tmp.replace(path)
     if preview:
-        out.head(PREVIEW_ROWS).to_json(path.with_suffix(".preview.jsonl"), orient="records", lines=True, force_ascii=False)
+        out.head(PREVIEW_ROWS).to_json(
+            path.with_suffix(".preview.jsonl"), orient="records", lines=True, force_ascii=False
+        )
     return path
 
 

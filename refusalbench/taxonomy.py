@@ -93,9 +93,7 @@ class TaxonomyError(UserError, ValueError):
 def check_class(perturbation_class: str) -> str:
     """Return ``perturbation_class`` if it is one of the six classes, else raise TaxonomyError."""
     if perturbation_class not in CLASSES:
-        raise TaxonomyError(
-            f"Unknown perturbation class {perturbation_class!r}; expected one of {', '.join(CLASSES)}."
-        )
+        raise TaxonomyError(f"Unknown perturbation class {perturbation_class!r}; expected one of {', '.join(CLASSES)}.")
     return perturbation_class
 
 
@@ -123,4 +121,3 @@ def target(perturbation_class: str, multi_passage: bool = False) -> str:
 def cells() -> list[tuple[str, str]]:
     """The 18 (class, intensity) strata in the method's canonical order."""
     return [(c, i) for c in CLASSES for i in INTENSITIES]
-

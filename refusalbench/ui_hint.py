@@ -13,7 +13,7 @@ def absolute_store_uri(uri: str) -> str:
     """A ``sqlite:///relative.db`` URI made absolute (so the hint works from another directory)."""
     prefix = "sqlite:///"
     if uri.startswith(prefix) and not uri.startswith(prefix + "/"):
-        return prefix + str(Path(uri[len(prefix):]).expanduser().resolve())
+        return prefix + str(Path(uri[len(prefix) :]).expanduser().resolve())
     return uri
 
 

@@ -26,8 +26,15 @@ from llm_server import LLMTestServer  # noqa: E402
 from mlflow_server import MlflowServer  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 VIEWPORT = {"width": 1440, "height": 800}
 
 
@@ -36,12 +43,27 @@ def run_sweep(work: Path, llm_url: str, tracking_uri: str) -> None:
 
     bench = work / "bench.jsonl"
     h.nq_benchmark().to_json(bench, orient="records", lines=True)
-    cmd = [sys.executable, "-m", "refusalbench", "-m", "name=budget-study",
-           "hydra/launcher=joblib", "hydra.launcher.n_jobs=2",
-           "pipeline=evaluate", "dataset=refusalbench_nq", f"dataset.path={bench}", "model=openai_compatible",
-           f"model.api_base={llm_url}", "model.name=model-a,model-b", "reasoning=budget_0,budget_1024",
-           "judge=deterministic", "score.n_resamples=200", f"cache.dir={work / 'cache'}", "tracking=server",
-           f"tracking.uri={tracking_uri}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "refusalbench",
+        "-m",
+        "name=budget-study",
+        "hydra/launcher=joblib",
+        "hydra.launcher.n_jobs=2",
+        "pipeline=evaluate",
+        "dataset=refusalbench_nq",
+        f"dataset.path={bench}",
+        "model=openai_compatible",
+        f"model.api_base={llm_url}",
+        "model.name=model-a,model-b",
+        "reasoning=budget_0,budget_1024",
+        "judge=deterministic",
+        "score.n_resamples=200",
+        f"cache.dir={work / 'cache'}",
+        "tracking=server",
+        f"tracking.uri={tracking_uri}",
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, env=env, timeout=900)
     if proc.returncode != 0:
@@ -59,8 +81,9 @@ def screenshots(uri: str, out: Path, profile: Path) -> list[Path]:
     child = sorted((r for r in runs if "mlflow.parentRunId" in r.data.tags), key=lambda r: r.info.run_name)[0]
     written = [out / "mlflow_sweep_runs.png", out / "mlflow_run_report.png"]
     with sync_playwright() as pw:
-        browser = pw.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, headless=True,
-                                                        args=CHROMIUM_FLAGS, viewport=VIEWPORT)
+        browser = pw.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS, viewport=VIEWPORT
+        )
         page = browser.new_page()
         page.set_default_timeout(120_000)  # the UI is slow to load on a busy machine
         page.goto(f"{uri}/#/experiments/{exp.experiment_id}/runs")
@@ -124,8 +147,9 @@ def main() -> None:
     parser.add_argument("--uri", help="screenshot this running MLflow server (holding a sweep) instead of making one")
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
-        raise SystemExit(f"{CHROMIUM} is missing: apt-get install chromium chromium-driver "
-                         "(or run `make test-browser`)")
+        raise SystemExit(
+            f"{CHROMIUM} is missing: apt-get install chromium chromium-driver (or run `make test-browser`)"
+        )
     os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="rb-browser-") as tmp:

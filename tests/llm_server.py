@@ -49,8 +49,14 @@ def default_responder(body: dict) -> Reply:
 class LLMTestServer:
     """The server; start with ``start()`` (or use as a context manager), stop with ``stop()``."""
 
-    def __init__(self, latency: float = 0.0, responder: Optional[Callable[[dict], Reply]] = None,
-                 model: str = "test-model", slots: Optional[int] = None, report_slots: bool = False) -> None:
+    def __init__(
+        self,
+        latency: float = 0.0,
+        responder: Optional[Callable[[dict], Reply]] = None,
+        model: str = "test-model",
+        slots: Optional[int] = None,
+        report_slots: bool = False,
+    ) -> None:
         self.latency = latency
         self.slots = slots
         self.report_slots = report_slots
@@ -101,7 +107,7 @@ class LLMTestServer:
         return len(self.requests)
 
     # ---- lifecycle -----------------------------------------------------------------------------
-    def start(self) -> "LLMTestServer":
+    def start(self) -> LLMTestServer:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", 0))
@@ -120,8 +126,9 @@ class LLMTestServer:
             app.router.add_get("/props", self._props)
             if self.slots:
                 self._slot_sem = asyncio.Semaphore(self.slots)
-            self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=0.5,
-                                         handler_cancellation=True)
+            self._runner = web.AppRunner(
+                app, access_log=None, handle_signals=False, shutdown_timeout=0.5, handler_cancellation=True
+            )
             loop.run_until_complete(self._runner.setup())
             site = web.SockSite(self._runner, sock, backlog=1024)
             loop.run_until_complete(site.start())
@@ -142,7 +149,7 @@ class LLMTestServer:
             self._thread.join(timeout=5)
         self._loop = None
 
-    def __enter__(self) -> "LLMTestServer":
+    def __enter__(self) -> LLMTestServer:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -232,8 +239,13 @@ class LLMTestServer:
             "object": "chat.completion",
             "created": int(time.time()),
             "model": body.get("model", self.model),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                         "finish_reason": spec.get("finish_reason", "stop")}],
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": spec.get("finish_reason", "stop"),
+                }
+            ],
             "usage": usage,
         }
         return web.json_response(payload)

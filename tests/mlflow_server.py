@@ -34,17 +34,32 @@ class MlflowServer:
 
     def start(self) -> MlflowServer:
         self.root.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(self.port),
-               "--workers", "1",
-               "--backend-store-uri", f"sqlite:///{self.root / 'server.db'}",
-               "--artifacts-destination", str(self.root / "artifacts"), "--serve-artifacts"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "mlflow",
+            "server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--workers",
+            "1",
+            "--backend-store-uri",
+            f"sqlite:///{self.root / 'server.db'}",
+            "--artifacts-destination",
+            str(self.root / "artifacts"),
+            "--serve-artifacts",
+        ]
         env = {k: v for k, v in os.environ.items() if not k.startswith("MLFLOW_")}
         # offline and lean: LiteLLM (imported by the server) must not fetch its price map; no GenAI job runner
-        env.update(LITELLM_LOCAL_MODEL_COST_MAP="True", LITELLM_TELEMETRY="False",
-                   MLFLOW_SERVER_ENABLE_JOB_EXECUTION="false")
+        env.update(
+            LITELLM_LOCAL_MODEL_COST_MAP="True", LITELLM_TELEMETRY="False", MLFLOW_SERVER_ENABLE_JOB_EXECUTION="false"
+        )
         log = self.log_path.open("wb")
-        self.proc = subprocess.Popen(cmd, cwd=self.root, stdout=log, stderr=subprocess.STDOUT, env=env,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd, cwd=self.root, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

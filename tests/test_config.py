@@ -25,12 +25,20 @@ REQUIRED = {
     ("model", "vllm_served"): ["model.name=hosted_vllm/m"],
     ("model", "vllm_managed"): ["model.name=Qwen/Qwen2.5-0.5B-Instruct"],
     ("model", "local_gguf"): ["model.path=/tmp/m.gguf"],
-    ("generators", "openai_compatible"): ["generators.models.local.name=m", "generators.models.local.api_base=http://127.0.0.1:1/v1"],
-    ("verifiers", "openai_compatible"): ["verifiers.models.local.name=m", "verifiers.models.local.api_base=http://127.0.0.1:1/v1"],
+    ("generators", "openai_compatible"): [
+        "generators.models.local.name=m",
+        "generators.models.local.api_base=http://127.0.0.1:1/v1",
+    ],
+    ("verifiers", "openai_compatible"): [
+        "verifiers.models.local.name=m",
+        "verifiers.models.local.api_base=http://127.0.0.1:1/v1",
+    ],
     ("judge", "openai_compatible"): ["judge.model.name=m", "judge.model.api_base=http://127.0.0.1:1/v1"],
     ("experiment", "paper_nq"): ["dataset.path=/tmp/x.jsonl"],
-    ("experiment", "generate_openai_compatible"): ["generators.models.local.name=m",
-                                                   "generators.models.local.api_base=http://127.0.0.1:1/v1"],
+    ("experiment", "generate_openai_compatible"): [
+        "generators.models.local.name=m",
+        "generators.models.local.api_base=http://127.0.0.1:1/v1",
+    ],
 }
 
 
@@ -69,7 +77,9 @@ def test_paper_panels_hold_four_models():
 
 
 def test_openai_compatible_contract():
-    cfg = validate(compose_cfg(["model=openai_compatible", "model.name=my-model", "model.api_base=http://127.0.0.1:9/v1"]))
+    cfg = validate(
+        compose_cfg(["model=openai_compatible", "model.name=my-model", "model.api_base=http://127.0.0.1:9/v1"])
+    )
     assert cfg.model.name == "my-model" and cfg.model.api_base == "http://127.0.0.1:9/v1" and cfg.model.id == "my-model"
 
 
@@ -139,7 +149,10 @@ def test_cli_stops_config_mistakes_before_any_stage(tmp_path):
     for override, status in (("score.n_resamples=-1", 2), ("verifiers.consensus=unanimus", 2)):
         proc = subprocess.run(
             [sys.executable, "-m", "refusalbench", override, f"hydra.run.dir={tmp_path / 'run'}"],
-            capture_output=True, text=True, cwd=tmp_path, timeout=120,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=120,
         )
         assert proc.returncode == status, proc.stderr
         assert override.split("=")[0].split(".")[-1] in proc.stderr and "Traceback" not in proc.stderr
@@ -149,12 +162,33 @@ def test_cli_stops_config_mistakes_before_any_stage(tmp_path):
 @pytest.mark.integration
 def test_cli_dry_run_of_evaluate_runs_no_stage(tmp_path):
     bench = tmp_path / "bench.jsonl"
-    bench.write_text(json.dumps({"id": "i1", "perturbed_query": "q?", "perturbed_context": "c.",
-                                 "original_answers": ["a"], "expected_rag_behavior": "ANSWER_CORRECTLY"}) + "\n")
+    bench.write_text(
+        json.dumps(
+            {
+                "id": "i1",
+                "perturbed_query": "q?",
+                "perturbed_context": "c.",
+                "original_answers": ["a"],
+                "expected_rag_behavior": "ANSWER_CORRECTLY",
+            }
+        )
+        + "\n"
+    )
     proc = subprocess.run(
-        [sys.executable, "-m", "refusalbench", "pipeline=evaluate", f"evaluate.benchmark={bench}", "run.dry_run=true",
-         f"hydra.run.dir={tmp_path / 'run'}", f"cache.dir={tmp_path / 'cache'}"],
-        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "refusalbench",
+            "pipeline=evaluate",
+            f"evaluate.benchmark={bench}",
+            "run.dry_run=true",
+            f"hydra.run.dir={tmp_path / 'run'}",
+            f"cache.dir={tmp_path / 'cache'}",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert "dry run" in proc.stdout and "evaluation" in proc.stdout

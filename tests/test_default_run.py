@@ -17,8 +17,15 @@ pytestmark = pytest.mark.integration  # subprocess runs of the CLI
 
 
 def run_cli(tmp_path: Path, *overrides: str, timeout: int = 600) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "refusalbench", f"hydra.run.dir={tmp_path / 'run'}", f"cache.dir={tmp_path / 'cache'}",
-           f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}", *overrides]
+    cmd = [
+        sys.executable,
+        "-m",
+        "refusalbench",
+        f"hydra.run.dir={tmp_path / 'run'}",
+        f"cache.dir={tmp_path / 'cache'}",
+        f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}",
+        *overrides,
+    ]
     return subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=timeout, env=dict(os.environ))
 
 
@@ -30,7 +37,11 @@ def check_run(tmp_path: Path, proc: subprocess.CompletedProcess, model_id: str) 
     assert (run / "report" / "report.md").exists() and (run / "DONE").exists()
     metrics = json.loads((run / "metrics.json").read_text())
     assert metrics["refusal_accuracy"]["value"] is not None
-    assert metrics["refusal_accuracy"]["ci_low"] <= metrics["refusal_accuracy"]["value"] <= metrics["refusal_accuracy"]["ci_high"]
+    assert (
+        metrics["refusal_accuracy"]["ci_low"]
+        <= metrics["refusal_accuracy"]["value"]
+        <= metrics["refusal_accuracy"]["ci_high"]
+    )
     assert "report.md" in proc.stdout and "mlflow ui --backend-store-uri" in proc.stdout
 
     from mlflow.tracking import MlflowClient
@@ -42,15 +53,28 @@ def check_run(tmp_path: Path, proc: subprocess.CompletedProcess, model_id: str) 
 
 
 def test_default_pipeline_with_the_test_server_as_local_model(tmp_path, test_server):
-    proc = run_cli(tmp_path, "model=openai_compatible", "model.name=stand-in", f"model.api_base={test_server.url}",
-                   "dataset.n_base=4", "score.n_resamples=100")
+    proc = run_cli(
+        tmp_path,
+        "model=openai_compatible",
+        "model.name=stand-in",
+        f"model.api_base={test_server.url}",
+        "dataset.n_base=4",
+        "score.n_resamples=100",
+    )
     metrics = check_run(tmp_path, proc, "stand-in")
     benchmark_rows = len(pd.read_parquet(tmp_path / "run" / "benchmark.parquet"))
     assert len(test_server.requests) == benchmark_rows == metrics["counts"]["total_instances"] > 0
     # a second run in the same directory makes no new model call
     before = len(test_server.requests)
-    again = run_cli(tmp_path, "model=openai_compatible", "model.name=stand-in", f"model.api_base={test_server.url}",
-                    "dataset.n_base=4", "score.n_resamples=100", "tracking=off")
+    again = run_cli(
+        tmp_path,
+        "model=openai_compatible",
+        "model.name=stand-in",
+        f"model.api_base={test_server.url}",
+        "dataset.n_base=4",
+        "score.n_resamples=100",
+        "tracking=off",
+    )
     assert again.returncode == 0, again.stderr[-3000:]
     assert len(test_server.requests) == before
 

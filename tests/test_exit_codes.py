@@ -22,8 +22,15 @@ REPO = Path(__file__).resolve().parents[1]
 
 def cli(args, cwd, **kw) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, "-m", "refusalbench", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300, env=env, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "refusalbench", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        **kw,
+    )
 
 
 def test_misspelt_group_gets_one_paragraph_with_a_suggestion_and_status_2(tmp_path):
@@ -36,8 +43,16 @@ def test_misspelt_group_gets_one_paragraph_with_a_suggestion_and_status_2(tmp_pa
 
 
 def test_override_checks_cover_options_and_nested_keys():
-    found = override_problems(["model=gpt_4", "generators.models.gpt.temprature=0.1", "select.per_stratum=3",
-                               "model.extra_params.anything=1", "hydra.launcher.n_jobs=2", "experiment=null"])
+    found = override_problems(
+        [
+            "model=gpt_4",
+            "generators.models.gpt.temprature=0.1",
+            "select.per_stratum=3",
+            "model.extra_params.anything=1",
+            "hydra.launcher.n_jobs=2",
+            "experiment=null",
+        ]
+    )
     assert len(found) == 2
     assert "did you mean 'gpt_4o'?" in found[0] or "did you mean 'gpt_4_1'?" in found[0]
     assert "did you mean 'temperature'?" in found[1]
@@ -66,10 +81,15 @@ def test_a_user_error_is_printed_once(tmp_path):
 
 
 def _predictions(path: Path) -> Path:
-    rows = [("ANSWER_CORRECTLY", "ANSWER_CORRECTLY"), ("REFUSE_INFO_MISSING_IN_CONTEXT", "REFUSE_MISSING"),
-            ("ANSWER_CORRECTLY", "REFUSE_AMBIGUOUS_QUERY"), ("REFUSE_AMBIGUOUS_QUERY", "ANSWER_CORRECTLY")] * 5
+    rows = [
+        ("ANSWER_CORRECTLY", "ANSWER_CORRECTLY"),
+        ("REFUSE_INFO_MISSING_IN_CONTEXT", "REFUSE_MISSING"),
+        ("ANSWER_CORRECTLY", "REFUSE_AMBIGUOUS_QUERY"),
+        ("REFUSE_AMBIGUOUS_QUERY", "ANSWER_CORRECTLY"),
+    ] * 5
     pd.DataFrame(rows, columns=["ground_truth_label", "model_predicted_type"]).assign(
-        answer_correct=True, source_qid=[f"q{i}" for i in range(20)]).to_csv(path, index=False)
+        answer_correct=True, source_qid=[f"q{i}" for i in range(20)]
+    ).to_csv(path, index=False)
     return path
 
 
@@ -77,8 +97,17 @@ def test_sweep_with_a_failed_job_exits_1_and_its_parent_run_is_failed(tmp_path):
     from mlflow.tracking import MlflowClient
 
     good = _predictions(tmp_path / "good.csv")
-    proc = cli(["-m", "name=partly", "pipeline=score", f"score.predictions={good},{tmp_path / 'missing.csv'}",
-                "score.n_resamples=20", f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}"], tmp_path)
+    proc = cli(
+        [
+            "-m",
+            "name=partly",
+            "pipeline=score",
+            f"score.predictions={good},{tmp_path / 'missing.csv'}",
+            "score.n_resamples=20",
+            f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}",
+        ],
+        tmp_path,
+    )
     assert proc.returncode == 1, proc.stderr[-2000:]
     assert "1 of 2 jobs failed" in proc.stderr and "missing.csv" in proc.stderr
     client = MlflowClient(f"sqlite:///{tmp_path / 'mlflow.db'}")
@@ -95,11 +124,25 @@ def test_sigterm_marks_the_tracked_run_killed(tmp_path, test_server):
     bench = tmp_path / "bench.jsonl"
     h.nq_benchmark().to_json(bench, orient="records", lines=True)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    args = ["pipeline=evaluate", "dataset=refusalbench_nq", f"dataset.path={bench}", "model=openai_compatible",
-            "model.name=m", f"model.api_base={test_server.url}", "cache=off",
-            f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}", f"hydra.run.dir={tmp_path / 'run'}"]
-    proc = subprocess.Popen([sys.executable, "-m", "refusalbench", *args], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    args = [
+        "pipeline=evaluate",
+        "dataset=refusalbench_nq",
+        f"dataset.path={bench}",
+        "model=openai_compatible",
+        "model.name=m",
+        f"model.api_base={test_server.url}",
+        "cache=off",
+        f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}",
+        f"hydra.run.dir={tmp_path / 'run'}",
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "refusalbench", *args],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while not test_server.requests and time.monotonic() < deadline and proc.poll() is None:
@@ -117,10 +160,21 @@ def test_sigterm_marks_the_tracked_run_killed(tmp_path, test_server):
 
 
 def test_wrong_value_types_are_user_errors_not_hydra_tracebacks(tmp_path):
-    found = override_problems(["select.per_stratum=abc", "run.dry_run=yes", "seed=1.5", "model.temperature=0",
-                               "dataset.n_base=null", "select.seed=${seed}"])
-    assert found == ["'select.per_stratum' must be an integer, got 'abc'",
-                     "'run.dry_run' must be true or false, got 'yes'", "'seed' must be an integer, got 1.5"]
+    found = override_problems(
+        [
+            "select.per_stratum=abc",
+            "run.dry_run=yes",
+            "seed=1.5",
+            "model.temperature=0",
+            "dataset.n_base=null",
+            "select.seed=${seed}",
+        ]
+    )
+    assert found == [
+        "'select.per_stratum' must be an integer, got 'abc'",
+        "'run.dry_run' must be true or false, got 'yes'",
+        "'seed' must be an integer, got 1.5",
+    ]
     proc = cli(["select.per_stratum=abc"], tmp_path)
     assert proc.returncode == 2 and "must be an integer" in proc.stderr and "HYDRA_FULL_ERROR" not in proc.stderr
 
@@ -130,13 +184,31 @@ def test_sigterm_stops_a_managed_model_server(tmp_path):
     state.mkdir()
     bench = tmp_path / "bench.jsonl"
     h.nq_benchmark().to_json(bench, orient="records", lines=True)
-    env = {**os.environ, "PYTHONPATH": str(REPO), "FAKE_VLLM_DIR": str(state),
-           "REFUSALBENCH_VLLM_COMMAND": f"{sys.executable} {Path(__file__).parent / 'fake_vllm.py'}"}
-    args = ["pipeline=evaluate", "dataset=refusalbench_nq", f"dataset.path={bench}", "model=vllm_managed",
-            "model.name=m", "model.startup_timeout=60", "cache=off", "tracking=off",
-            f"hydra.run.dir={tmp_path / 'run'}"]
-    proc = subprocess.Popen([sys.executable, "-m", "refusalbench", *args], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "FAKE_VLLM_DIR": str(state),
+        "REFUSALBENCH_VLLM_COMMAND": f"{sys.executable} {Path(__file__).parent / 'fake_vllm.py'}",
+    }
+    args = [
+        "pipeline=evaluate",
+        "dataset=refusalbench_nq",
+        f"dataset.path={bench}",
+        "model=vllm_managed",
+        "model.name=m",
+        "model.startup_timeout=60",
+        "cache=off",
+        "tracking=off",
+        f"hydra.run.dir={tmp_path / 'run'}",
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "refusalbench", *args],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while not (state / "requests").exists() and time.monotonic() < deadline and proc.poll() is None:

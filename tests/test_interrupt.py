@@ -24,10 +24,22 @@ def test_ctrl_c_during_evaluate_says_how_to_resume(tmp_path, test_server):
     bench = tmp_path / "bench.jsonl"
     nq_benchmark(items).to_json(bench, orient="records", lines=True)
     cache = tmp_path / "cache"
-    cmd = [sys.executable, "-m", "refusalbench", "pipeline=evaluate", "dataset=refusalbench_nq",
-           f"dataset.path={bench}", "model=openai_compatible", "model.name=m", f"model.api_base={test_server.url}",
-           "model.max_concurrency=4",
-           "judge=deterministic", f"cache.dir={cache}", "tracking=off", f"hydra.run.dir={tmp_path / 'run'}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "refusalbench",
+        "pipeline=evaluate",
+        "dataset=refusalbench_nq",
+        f"dataset.path={bench}",
+        "model=openai_compatible",
+        "model.name=m",
+        f"model.api_base={test_server.url}",
+        "model.max_concurrency=4",
+        "judge=deterministic",
+        f"cache.dir={cache}",
+        "tracking=off",
+        f"hydra.run.dir={tmp_path / 'run'}",
+    ]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:

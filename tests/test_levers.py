@@ -117,8 +117,10 @@ def test_content_hash_stable_and_sensitive(cat: Catalogue, levers_copy: Path) ->
     assert copy.content_hash == cat.content_hash  # paths are not part of the hash
     assert len(cat.content_hash) == 64 and int(cat.content_hash, 16) >= 0
     assert load_catalogue() is cat  # cached
-    _edit(levers_copy / "contradiction.yaml",
-          lambda d: d["levers"]["LOW"][0].update(instruction="Reword the figure slightly."))
+    _edit(
+        levers_copy / "contradiction.yaml",
+        lambda d: d["levers"]["LOW"][0].update(instruction="Reword the figure slightly."),
+    )
     changed = load_catalogue(directory=levers_copy)
     assert changed.content_hash != cat.content_hash
     assert changed.levers("P-Contradiction", "LOW")[0].instruction == "Reword the figure slightly."
@@ -186,8 +188,10 @@ def test_broken_missing_class_file(levers_copy: Path) -> None:
     [
         (lambda d: d.update(code="REFUSE_OTHER"), ["REFUSE_OTHER"]),
         (lambda d: d["levers"]["MEDIUM"][0]["illustration"].update(answer="Oslo"), ["Balanced Polysemy", "Oslo"]),
-        (lambda d: d["levers"]["LOW"][1]["illustration"].update(answer="REFUSE_AMBIGUOUS_QUERY"),
-         ["Salient-antecedent Pronoun", "LOW"]),
+        (
+            lambda d: d["levers"]["LOW"][1]["illustration"].update(answer="REFUSE_AMBIGUOUS_QUERY"),
+            ["Salient-antecedent Pronoun", "LOW"],
+        ),
         (lambda d: d["levers"]["LOW"][0]["illustration"].pop("context"), ["Dominant-sense Polysemy", "context"]),
         (lambda d: d["levers"]["HIGH"][0].update(programmatic="yes"), ["Reduced Relative Clause Clash"]),
         (lambda d: d["levers"]["HIGH"][1].update(instruction=["a", "b"]), ["Pure Homonymy Clash", "instruction"]),

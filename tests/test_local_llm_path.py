@@ -33,8 +33,12 @@ def compose_local(*overrides: str):
 
 
 def role_models(cfg) -> dict:
-    return {"generator": cfg.generators.models["local"], "verifier": cfg.verifiers.models["local"],
-            "judge": cfg.judge.model, "evaluated": cfg.model}
+    return {
+        "generator": cfg.generators.models["local"],
+        "verifier": cfg.verifiers.models["local"],
+        "judge": cfg.judge.model,
+        "evaluated": cfg.model,
+    }
 
 
 def test_every_role_uses_the_embedded_model_and_one_server():
@@ -87,8 +91,12 @@ def test_generate_verify_judge_run_through_one_embedded_server(tmp_path, test_se
     monkeypatch.setattr("refusalbench.llm.managed.start_managed", start_managed)
     # every LOW generation and every verification of a MissingInfo item is first answered with prose
     test_server.set_responder(responder("at LOW intensity", "P-MissingInfo perturbation that claims"))
-    cfg = compose_local("dataset.n_base=1", f"cache.dir={tmp_path / 'cache'}", "tracking=off",
-                        "pipeline.stages=[generate,check,verify,select,evaluate,judge]")
+    cfg = compose_local(
+        "dataset.n_base=1",
+        f"cache.dir={tmp_path / 'cache'}",
+        "tracking=off",
+        "pipeline.stages=[generate,check,verify,select,evaluate,judge]",
+    )
     ctx = run_pipeline(cfg, tmp_path / "run")
 
     assert starts == ["local-qwen2.5-0.5b"]  # one server for generator, verifier, evaluated model and judge
@@ -108,8 +116,9 @@ def test_generate_verify_judge_run_through_one_embedded_server(tmp_path, test_se
 
 
 def test_an_unparseable_verifier_reply_is_reasked_then_unscored(tmp_path, test_server, monkeypatch):
-    monkeypatch.setattr("refusalbench.llm.managed.start_managed",
-                        lambda cfg, log_dir=None: StandInServer(test_server.url))
+    monkeypatch.setattr(
+        "refusalbench.llm.managed.start_managed", lambda cfg, log_dir=None: StandInServer(test_server.url)
+    )
 
     def respond(body: dict) -> str:
         messages = body["messages"]
@@ -120,8 +129,9 @@ def test_an_unparseable_verifier_reply_is_reasked_then_unscored(tmp_path, test_s
         return generator_reply(messages[0]["content"])
 
     test_server.set_responder(respond)
-    cfg = compose_local("dataset.n_base=1", f"cache.dir={tmp_path / 'cache'}", "tracking=off",
-                        "pipeline.stages=[generate,check,verify]")
+    cfg = compose_local(
+        "dataset.n_base=1", f"cache.dir={tmp_path / 'cache'}", "tracking=off", "pipeline.stages=[generate,check,verify]"
+    )
     votes = run_pipeline(cfg, tmp_path / "run").read_table("votes")
     checked = pd.read_parquet(tmp_path / "run" / "checked.parquet")
     ambiguity = votes["candidate_id"].isin(checked.loc[checked["perturbation_class"] == "P-Ambiguity", "candidate_id"])
@@ -134,17 +144,34 @@ def test_an_unparseable_verifier_reply_is_reasked_then_unscored(tmp_path, test_s
 @pytest.mark.slow
 def test_generate_on_the_real_embedded_model(tmp_path):
     """`refusalbench generators=local verifiers=local pipeline=generate` end to end on one short question."""
-    base = pd.DataFrame([{"source_id": "escoffier", "query": "who developed the classic kitchen brigade",
-                          "answers": ["Georges Auguste Escoffier"],
-                          "context": "The concept was developed by Georges Auguste Escoffier. This structured team "
-                                     "system delegates responsibilities to individuals who specialize in tasks."}])
+    base = pd.DataFrame(
+        [
+            {
+                "source_id": "escoffier",
+                "query": "who developed the classic kitchen brigade",
+                "answers": ["Georges Auguste Escoffier"],
+                "context": "The concept was developed by Georges Auguste Escoffier. This structured team "
+                "system delegates responsibilities to individuals who specialize in tasks.",
+            }
+        ]
+    )
     base.to_parquet(tmp_path / "base.parquet")
     # one llama.cpp thread: on a CPU shared with other work, two threads were measured 10x slower (they wait on
     # each other); both roles get the same value so that they still share one server
-    cmd = [sys.executable, "-m", "refusalbench", "generators=local", "verifiers=local", "pipeline=generate",
-           "generators.models.local.threads=1", "verifiers.models.local.threads=1",
-           f"generate.source={tmp_path / 'base.parquet'}", f"hydra.run.dir={tmp_path / 'run'}",
-           f"cache.dir={tmp_path / 'cache'}", "tracking=off"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "refusalbench",
+        "generators=local",
+        "verifiers=local",
+        "pipeline=generate",
+        "generators.models.local.threads=1",
+        "verifiers.models.local.threads=1",
+        f"generate.source={tmp_path / 'base.parquet'}",
+        f"hydra.run.dir={tmp_path / 'run'}",
+        f"cache.dir={tmp_path / 'cache'}",
+        "tracking=off",
+    ]
     proc = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=3600, env=dict(os.environ))
     assert proc.returncode == 0, proc.stderr[-3000:]
     run = tmp_path / "run"

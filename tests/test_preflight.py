@@ -14,9 +14,16 @@ from refusalbench.preflight import PreflightError, models_in_run, preflight, pro
 
 register_configs()
 SAMPLE = str(PACKAGE_DATA_DIR / "nq_sample.jsonl")
-AWS_VARS = ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE", "AWS_WEB_IDENTITY_TOKEN_FILE",
-            "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_BEARER_TOKEN_BEDROCK",
-            "AWS_SHARED_CREDENTIALS_FILE")
+AWS_VARS = (
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_PROFILE",
+    "AWS_WEB_IDENTITY_TOKEN_FILE",
+    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+    "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    "AWS_BEARER_TOKEN_BEDROCK",
+    "AWS_SHARED_CREDENTIALS_FILE",
+)
 
 
 def typed(overrides):
@@ -78,8 +85,13 @@ def test_output_tokens_beyond_the_context_size_fail():
 
 
 def test_unreachable_endpoint_is_reported(test_server):
-    common = ["pipeline=evaluate", "dataset=refusalbench_nq", f"dataset.path={SAMPLE}", "model=openai_compatible",
-              "model.name=test-model"]
+    common = [
+        "pipeline=evaluate",
+        "dataset=refusalbench_nq",
+        f"dataset.path={SAMPLE}",
+        "model=openai_compatible",
+        "model.name=test-model",
+    ]
     preflight(typed(common + [f"model.api_base={test_server.url}"]))
     dead = closed_port_url()
     with pytest.raises(PreflightError, match="not reachable"):

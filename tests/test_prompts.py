@@ -232,7 +232,9 @@ def test_versions_and_hashes_differ_per_template():
     assert len({template_version(n) for n in NAMES}) == len(NAMES)
 
 
-@pytest.mark.parametrize("name", ["evaluate_nq", "evaluate_garage", "evaluate_nq_confidence", "evaluate_garage_confidence"])
+@pytest.mark.parametrize(
+    "name", ["evaluate_nq", "evaluate_garage", "evaluate_nq_confidence", "evaluate_garage_confidence"]
+)
 def test_evaluate_prompts_list_all_codes_before_the_item(name):
     sample = SAMPLES[name]
     text = render(name, **sample)
@@ -264,7 +266,7 @@ def test_garage_generator_labels_match_the_output_schema():
     text = render("generator_garage", **GARAGE_GEN)
     shown = re.findall(r"^Passage ([SN]\d+):$", text, flags=re.M)
     assert shown == ["S1", "S2", "N1", "N2", "N3"]
-    schema = text[text.index("OUTPUT (valid JSON only"):]
+    schema = text[text.index("OUTPUT (valid JSON only") :]
     assert "signal passages S1, S2; noise passages N1, N2, N3." in schema
     assert '{"passage": "S1", "perturbed_text"' in schema
     assert '{"passage": "N1", "perturbed_text"' in schema
@@ -274,8 +276,12 @@ def test_garage_generator_labels_match_the_output_schema():
 
 
 def test_ambiguity_block_only_for_ambiguity():
-    base = {**GARAGE_GEN, "perturbation_class": "P-Ambiguity", "target": "Query/Context",
-            "ground_truth": "REFUSE_AMBIGUOUS_QUERY"}
+    base = {
+        **GARAGE_GEN,
+        "perturbation_class": "P-Ambiguity",
+        "target": "Query/Context",
+        "ground_truth": "REFUSE_AMBIGUOUS_QUERY",
+    }
     assert "AMBIGUITY REQUIREMENT" in render("generator_garage", **base)
     assert "unavoidable" in render("verifier_garage", **base, generator_output=GARAGE_OUTPUT)
     low = render("generator_garage", **{**base, "intensity": "LOW", "ground_truth": ANSWER_CORRECTLY})
@@ -285,7 +291,7 @@ def test_ambiguity_block_only_for_ambiguity():
 
 def _constraint(text: str) -> str:
     start = text.index("ANSWER CONSTRAINT")
-    return text[start:text.index("AVAILABLE LEVERS")]
+    return text[start : text.index("AVAILABLE LEVERS")]
 
 
 def test_nq_answer_constraint_variants():
@@ -309,29 +315,51 @@ def test_nq_answer_constraint_variants():
 def test_verifier_checklists_and_output_fields():
     nq = render("verifier_nq", **SAMPLES["verifier_nq"])
     garage = render("verifier_garage", **SAMPLES["verifier_garage"])
-    items = ["LEVER FIDELITY", "INTENSITY ACCURACY", "TARGET COMPLIANCE", "UNCERTAINTY INDUCTION",
-             "IMPLEMENTATION QUALITY", "ANSWER CONSTRAINT:", "RAG BEHAVIOUR PREDICTION", "REFUSAL CLASS ALIGNMENT"]
+    items = [
+        "LEVER FIDELITY",
+        "INTENSITY ACCURACY",
+        "TARGET COMPLIANCE",
+        "UNCERTAINTY INDUCTION",
+        "IMPLEMENTATION QUALITY",
+        "ANSWER CONSTRAINT:",
+        "RAG BEHAVIOUR PREDICTION",
+        "REFUSAL CLASS ALIGNMENT",
+    ]
     for item in items:
         assert item in nq and item in garage
     assert "STRATEGY COMPLIANCE" in garage and "STRATEGY COMPLIANCE" not in nq
     assert re.search(r"^8\. REFUSAL CLASS ALIGNMENT", nq, flags=re.M)
     assert re.search(r"^9\. REFUSAL CLASS ALIGNMENT", garage, flags=re.M)
-    booleans = ["lever_correctly_implemented", "intensity_correctly_achieved", "target_correctly_modified",
-                "uncertainty_successfully_induced", "implementation_quality_sound", "answer_constraint_satisfied",
-                "ground_truth_alignment", "refusal_class_correct"]
+    booleans = [
+        "lever_correctly_implemented",
+        "intensity_correctly_achieved",
+        "target_correctly_modified",
+        "uncertainty_successfully_induced",
+        "implementation_quality_sound",
+        "answer_constraint_satisfied",
+        "ground_truth_alignment",
+        "refusal_class_correct",
+    ]
     for key in ["verification_result", *booleans]:
         assert f'"{key}":' in nq and f'"{key}":' in garage
     assert '"strategy_compliance":' in garage
     low = {"intensity": "LOW", "ground_truth": ANSWER_CORRECTLY}
-    for text in (nq, garage, render("verifier_nq", **{**SAMPLES["verifier_nq"], **low}),
-                 render("verifier_garage", **{**SAMPLES["verifier_garage"], **low})):
+    for text in (
+        nq,
+        garage,
+        render("verifier_nq", **{**SAMPLES["verifier_nq"], **low}),
+        render("verifier_garage", **{**SAMPLES["verifier_garage"], **low}),
+    ):
         for section in ("VERIFICATION CHECKLIST", "CRITICAL TEST", "REFUSAL CLASS TEST", "FAILURE INDICATORS"):
             assert f"\n\n{section}" in text  # sections never run into the previous line
 
 
 def test_verifiers_see_only_the_perturbation_fields():
-    declared = {"expected_rag_behavior": "SELF_DECLARED_LABEL", "answer_constraint_satisfied": "SELF_CLAIM",
-                "parsing_successful": True}
+    declared = {
+        "expected_rag_behavior": "SELF_DECLARED_LABEL",
+        "answer_constraint_satisfied": "SELF_CLAIM",
+        "parsing_successful": True,
+    }
     nq = render("verifier_nq", **{**NQ_GEN, "generator_output": {**NQ_OUTPUT, **declared}})
     garage = render("verifier_garage", **{**GARAGE_GEN, "generator_output": {**GARAGE_OUTPUT, **declared}})
     for text in (nq, garage):
@@ -380,10 +408,14 @@ class _Lever:
 
 
 def test_lever_objects_and_numpy_lists_render():
-    lever = _Lever("Entity Erasure", "Blank out the entity.", _Illustration("Who?", "Someone did it.", "REFUSE_INFO_MISSING_IN_CONTEXT"))
+    lever = _Lever(
+        "Entity Erasure",
+        "Blank out the entity.",
+        _Illustration("Who?", "Someone did it.", "REFUSE_INFO_MISSING_IN_CONTEXT"),
+    )
     text = render("generator_nq", **{**NQ_GEN, "levers": [lever], "original_answers": np.array(["Gustave Eiffel"])})
     assert "1. Entity Erasure: Blank out the entity." in text
-    assert 'answer REFUSE_INFO_MISSING_IN_CONTEXT' in text
+    assert "answer REFUSE_INFO_MISSING_IN_CONTEXT" in text
     with pytest.raises(PromptError, match="query"):
         render("generator_nq", **{**NQ_GEN, "levers": [{"name": "x", "instruction": "y", "illustration": "flat"}]})
 
@@ -435,8 +467,12 @@ def prompts_dir(tmp_path, monkeypatch):
 
 def test_malformed_template_files_are_clear_errors(prompts_dir):
     (prompts_dir / "no_header.j2").write_text("Hello {{ who }}\n", encoding="utf-8")
-    (prompts_dir / "wrong_vars.j2").write_text("{# name: wrong_vars; version: 1; variables: a #}\n{{ b }}\n", encoding="utf-8")
-    (prompts_dir / "bad_syntax.j2").write_text("{# name: bad_syntax; version: 1; variables: a #}\n{% if a %}\n", encoding="utf-8")
+    (prompts_dir / "wrong_vars.j2").write_text(
+        "{# name: wrong_vars; version: 1; variables: a #}\n{{ b }}\n", encoding="utf-8"
+    )
+    (prompts_dir / "bad_syntax.j2").write_text(
+        "{# name: bad_syntax; version: 1; variables: a #}\n{% if a %}\n", encoding="utf-8"
+    )
     (prompts_dir / "good.j2").write_text("{# name: good; version: 3; variables: a #}\n[{{ a }}]\n", encoding="utf-8")
     with pytest.raises(PromptError, match="must start with"):
         get_template("no_header")

@@ -32,9 +32,15 @@ def test_two_uncached_runs_of_the_default_model_agree(tmp_path):
 
     model = dataclasses.replace(default_model(), max_tokens=96)
     rows = [json.loads(line) for line in (PACKAGE_DATA_DIR / "nq_sample.jsonl").read_text().splitlines()[:18]]
-    specs = [CallSpec(key=str(i), messages=[{"role": "user", "content": f"Context: {str(r)[:1200]}\n\nAnswer briefly: "
-                                                                         "what is the question about?"}])
-             for i, r in enumerate(rows)]
+    specs = [
+        CallSpec(
+            key=str(i),
+            messages=[
+                {"role": "user", "content": f"Context: {str(r)[:1200]}\n\nAnswer briefly: what is the question about?"}
+            ],
+        )
+        for i, r in enumerate(rows)
+    ]
     outputs = []
     for attempt in range(2):
         with LLMLayer(CacheConfig(dir=str(tmp_path / f"cache{attempt}"), mode="off"), progress=False) as layer:

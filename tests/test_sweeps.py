@@ -27,23 +27,48 @@ DEAD_ENDPOINT = "http://127.0.0.1:9/v1"  # nothing listens: a job that called it
 
 JOBLIB = ["hydra/launcher=joblib", "hydra.launcher.n_jobs=2"]
 SUBMITIT_LOCAL = ["hydra/launcher=submitit_local", "hydra.launcher.timeout_min=10"]
-RAY_LOCAL = ["hydra/launcher=ray", "+hydra.launcher.ray.init.num_cpus=2",
-             "+hydra.launcher.ray.init.include_dashboard=false",
-             "+hydra.launcher.ray.init.object_store_memory=100000000"]
+RAY_LOCAL = [
+    "hydra/launcher=ray",
+    "+hydra.launcher.ray.init.num_cpus=2",
+    "+hydra.launcher.ray.init.include_dashboard=false",
+    "+hydra.launcher.ray.init.object_store_memory=100000000",
+]
 
 
-def run_sweep(tmp_path: Path, api_base: str, bench: Path, launcher=JOBLIB, models="model-a,model-b",
-              tracking_uri: str | None = None, name: str = "sweeptest") -> subprocess.CompletedProcess:
+def run_sweep(
+    tmp_path: Path,
+    api_base: str,
+    bench: Path,
+    launcher=JOBLIB,
+    models="model-a,model-b",
+    tracking_uri: str | None = None,
+    name: str = "sweeptest",
+) -> subprocess.CompletedProcess:
     cmd = [
-        sys.executable, "-m", "refusalbench", "-m", f"name={name}", *launcher,
-        "pipeline=evaluate", "dataset=refusalbench_nq", f"dataset.path={bench}",
-        "model=openai_compatible", f"model.api_base={api_base}", "model.api_key_env=SWEEP_TEST_API_KEY",
-        "model.max_retries=0", "model.timeout=10",
-        f"model.name={models}", "reasoning=budget_0,budget_1024",
-        "judge=deterministic", "score.n_resamples=100",
+        sys.executable,
+        "-m",
+        "refusalbench",
+        "-m",
+        f"name={name}",
+        *launcher,
+        "pipeline=evaluate",
+        "dataset=refusalbench_nq",
+        f"dataset.path={bench}",
+        "model=openai_compatible",
+        f"model.api_base={api_base}",
+        "model.api_key_env=SWEEP_TEST_API_KEY",
+        "model.max_retries=0",
+        "model.timeout=10",
+        f"model.name={models}",
+        "reasoning=budget_0,budget_1024",
+        "judge=deterministic",
+        "score.n_resamples=100",
         f"cache.dir={tmp_path / 'cache'}",
-        *(["tracking=server", f"tracking.uri={tracking_uri}"] if tracking_uri else
-          [f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}"]),
+        *(
+            ["tracking=server", f"tracking.uri={tracking_uri}"]
+            if tracking_uri
+            else [f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}"]
+        ),
     ]
     env = {**os.environ, "SWEEP_TEST_API_KEY": FAKE_KEY}
     return subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=900, env=env)
@@ -157,8 +182,9 @@ def test_parallel_sweep_against_a_tracking_server(tmp_path, test_server):
             assert "refusal_accuracy_ci_low" in child.data.metrics
             names = {a.path for a in client.list_artifacts(child.info.run_id)}
             assert {"metrics.json", "labels.parquet", "report", "hydra", "config_resolved.json"} <= names
-            local = client.download_artifacts(child.info.run_id, "metrics.json",
-                                              str(tmp_path / "dl" / child.info.run_id))
+            local = client.download_artifacts(
+                child.info.run_id, "metrics.json", str(tmp_path / "dl" / child.info.run_id)
+            )
             assert '"refusal_accuracy"' in Path(local).read_text()
         report = Path(client.download_artifacts(parent.info.run_id, "report/report.md", str(tmp_path / "dl")))
         assert "| model-a [budget 1024] |" in report.read_text() and "| model-b [budget 0] |" in report.read_text()
@@ -180,10 +206,26 @@ def test_parallel_sweep_against_a_tracking_server(tmp_path, test_server):
     job_dir = next(p.parent for p in sweep_dir.rglob("DONE"))
     before = (job_dir / ".hydra" / "config.yaml").read_bytes()
     rejudge = subprocess.run(
-        [sys.executable, "-m", "refusalbench", "pipeline.stages=[judge,score,report]", f"hydra.run.dir={job_dir}",
-         "dataset=refusalbench_nq", f"dataset.path={bench}", "model=openai_compatible", "model.name=model-a",
-         f"model.api_base={DEAD_ENDPOINT}", "judge=deterministic", "score.n_resamples=50", "tracking=off"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "refusalbench",
+            "pipeline.stages=[judge,score,report]",
+            f"hydra.run.dir={job_dir}",
+            "dataset=refusalbench_nq",
+            f"dataset.path={bench}",
+            "model=openai_compatible",
+            "model.name=model-a",
+            f"model.api_base={DEAD_ENDPOINT}",
+            "judge=deterministic",
+            "score.n_resamples=50",
+            "tracking=off",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert rejudge.returncode == 0, rejudge.stderr[-3000:]
     assert (job_dir / ".hydra" / "config.yaml").read_bytes() == before
     records = list(job_dir.glob(".hydra-*"))

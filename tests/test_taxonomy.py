@@ -23,7 +23,9 @@ def test_codes_and_labels():
 
 def test_targets():
     assert t.target("P-FalsePremise") == "Query" and t.target("P-Contradiction", multi_passage=True) == "Context"
-    assert t.target("P-GranularityMismatch") == "Query<->Context" and t.target("P-GranularityMismatch", True) == "Context"
+    assert (
+        t.target("P-GranularityMismatch") == "Query<->Context" and t.target("P-GranularityMismatch", True) == "Context"
+    )
 
 
 @pytest.mark.parametrize("bad", [("P-Nope", "LOW"), ("P-Ambiguity", "MODERATE")])

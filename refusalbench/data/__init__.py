@@ -26,14 +26,22 @@ BENCHMARK_KINDS = ("refusalbench_nq", "refusalbench_garage")
 MULTI_SOURCE_KINDS = ("nq_multi", "garage")
 
 __all__ = [
-    "BENCHMARK_KINDS", "DataError", "LoadResult", "SOURCE_KINDS",
-    "is_multi_passage", "load_base", "load_benchmark", "write_benchmark",
+    "BENCHMARK_KINDS",
+    "DataError",
+    "LoadResult",
+    "SOURCE_KINDS",
+    "is_multi_passage",
+    "load_base",
+    "load_benchmark",
+    "write_benchmark",
 ]
 
 
 def _check_kind(cfg: DatasetConfig) -> None:
     if cfg.kind not in SOURCE_KINDS + BENCHMARK_KINDS:
-        raise DataError(f"Unknown dataset.kind {cfg.kind!r}; expected one of {', '.join(SOURCE_KINDS + BENCHMARK_KINDS)}.")
+        raise DataError(
+            f"Unknown dataset.kind {cfg.kind!r}; expected one of {', '.join(SOURCE_KINDS + BENCHMARK_KINDS)}."
+        )
     if cfg.kind in ("nq", "nq_base") and cfg.multi_passage:
         raise DataError(
             f"dataset.multi_passage=true does not fit dataset.kind={cfg.kind} (single passage); "

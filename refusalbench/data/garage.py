@@ -36,8 +36,17 @@ QUESTION_TYPES = frozenset({"SLOW-CHANGING", ""})
 MIN_GROUNDING = 10
 PER_PASSAGE = ("evidence_correct", "evidence_cited", "evidence_relevant")
 COLUMNS = [
-    "source_id", "query", "answers", "passages", "signal_indices", "noise_indices", "relevant",
-    "reference_answer", "domain", "grounding_indices", "source_record",
+    "source_id",
+    "query",
+    "answers",
+    "passages",
+    "signal_indices",
+    "noise_indices",
+    "relevant",
+    "reference_answer",
+    "domain",
+    "grounding_indices",
+    "source_record",
 ]
 
 
@@ -116,7 +125,11 @@ def _row(record: dict, keep: list[int], n: int) -> dict:
     answer = text(record, "answer_generate")
     correct = curated["evidence_correct"]
     sample_id = record.get("sample_id")
-    source_id = str(sample_id).strip() if sample_id is not None and str(sample_id).strip() else content_id("garage", record["question"])
+    source_id = (
+        str(sample_id).strip()
+        if sample_id is not None and str(sample_id).strip()
+        else content_id("garage", record["question"])
+    )
     return {
         "source_id": source_id,
         "query": text(record, "question"),
@@ -164,8 +177,19 @@ def load_garage(cfg: DatasetConfig) -> LoadResult:
             rows.append(_row(record, keep, n))
     rows = sample(rows, cfg.n_base, cfg.seed)
     table = pd.DataFrame(rows, columns=COLUMNS)
-    log.info("GaRAGe: %d question(s) from %d read (%d ineligible, %d bad, %d could not reach %d passages)",
-             len(table), len(records), ineligible, skips.count, dropped, n)
+    log.info(
+        "GaRAGe: %d question(s) from %d read (%d ineligible, %d bad, %d could not reach %d passages)",
+        len(table),
+        len(records),
+        ineligible,
+        skips.count,
+        dropped,
+        n,
+    )
     hint = f"{ineligible} record(s) failed the eligibility filters and {dropped} could not reach {n} passages; domains asked: {domains}."
-    return finish(table, skips, empty_hint=hint,
-                  counts={"read": len(records), "ineligible": ineligible, "dropped_short": dropped, "selected": len(table)})
+    return finish(
+        table,
+        skips,
+        empty_hint=hint,
+        counts={"read": len(records), "ineligible": ineligible, "dropped_short": dropped, "selected": len(table)},
+    )

@@ -34,7 +34,9 @@ def load_records(cfg: DatasetConfig) -> tuple[Records, SkipLog]:
         skips = SkipLog(f"{cfg.hub_id} (split {cfg.split})", strict=cfg.strict)
         rows = _read_hub(cfg.hub_id, cfg.split)
     else:
-        raise DataError(f"No data source for dataset kind {cfg.kind!r}: set dataset.path=FILE (a JSONL, JSON or parquet file, or a folder of them).")
+        raise DataError(
+            f"No data source for dataset kind {cfg.kind!r}: set dataset.path=FILE (a JSONL, JSON or parquet file, or a folder of them)."
+        )
     records: Records = []
     for i, row in enumerate(rows, start=1):
         if isinstance(row, dict):

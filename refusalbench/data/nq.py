@@ -149,8 +149,10 @@ def select(cfg: DatasetConfig) -> NQSelection:
 
 def empty_hint(sel: NQSelection) -> str:
     if sel.not_answer_bearing:
-        return (f"{sel.not_answer_bearing} valid question(s) had no answer string in their passage "
-                "(set dataset.require_answer_in_passage=false to keep them).")
+        return (
+            f"{sel.not_answer_bearing} valid question(s) had no answer string in their passage "
+            "(set dataset.require_answer_in_passage=false to keep them)."
+        )
     return ""
 
 
@@ -171,9 +173,17 @@ def load_nq(cfg: DatasetConfig) -> LoadResult:
         ],
         columns=["source_id", "query", "answers", "context", "title", "source_record"],
     )
-    log.info("NQ: %d question(s) chosen from %d read (%d bad, %d not answer-bearing)",
-             len(table), sel.read, sel.skips.count, sel.not_answer_bearing)
+    log.info(
+        "NQ: %d question(s) chosen from %d read (%d bad, %d not answer-bearing)",
+        len(table),
+        sel.read,
+        sel.skips.count,
+        sel.not_answer_bearing,
+    )
     return finish(
-        table, sel.skips, empty_hint=empty_hint(sel), not_answer_bearing=sel.not_answer_bearing,
+        table,
+        sel.skips,
+        empty_hint=empty_hint(sel),
+        not_answer_bearing=sel.not_answer_bearing,
         counts={"read": sel.read, "valid": len(sel.pool), "selected": len(table)},
     )

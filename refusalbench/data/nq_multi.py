@@ -20,8 +20,17 @@ from refusalbench.data.records import DataError, LoadResult, contains_answer, fi
 log = logging.getLogger(__name__)
 
 MULTI_COLUMNS = [
-    "source_id", "query", "answers", "passages", "signal_indices", "noise_indices", "relevant",
-    "reference_answer", "domain", "distractor_source_ids", "source_record",
+    "source_id",
+    "query",
+    "answers",
+    "passages",
+    "signal_indices",
+    "noise_indices",
+    "relevant",
+    "reference_answer",
+    "domain",
+    "distractor_source_ids",
+    "source_record",
 ]
 
 
@@ -68,22 +77,27 @@ def load_nq_multi(cfg: DatasetConfig) -> LoadResult:
         position = rng.randrange(n)
         passages = [d.context for d in distractors]
         passages.insert(position, item.context)
-        rows.append({
-            "source_id": item.source_id,
-            "query": item.query,
-            "answers": item.answers,
-            "passages": passages,
-            "signal_indices": [position],
-            "noise_indices": [i for i in range(n) if i != position],
-            "relevant": [i == position for i in range(n)],
-            "reference_answer": item.answers[0],
-            "domain": None,
-            "distractor_source_ids": [d.source_id for d in distractors],
-            "source_record": record_json(item.record),
-        })
+        rows.append(
+            {
+                "source_id": item.source_id,
+                "query": item.query,
+                "answers": item.answers,
+                "passages": passages,
+                "signal_indices": [position],
+                "noise_indices": [i for i in range(n) if i != position],
+                "relevant": [i == position for i in range(n)],
+                "reference_answer": item.answers[0],
+                "domain": None,
+                "distractor_source_ids": [d.source_id for d in distractors],
+                "source_record": record_json(item.record),
+            }
+        )
     table = pd.DataFrame(rows, columns=MULTI_COLUMNS)
     log.info("Multi-passage NQ: %d question(s) x %d passages", len(table), n)
     return finish(
-        table, sel.skips, empty_hint=empty_hint(sel), not_answer_bearing=sel.not_answer_bearing,
+        table,
+        sel.skips,
+        empty_hint=empty_hint(sel),
+        not_answer_bearing=sel.not_answer_bearing,
         counts={"read": sel.read, "valid": len(sel.pool), "selected": len(table)},
     )

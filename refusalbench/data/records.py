@@ -174,4 +174,6 @@ def finish(table: pd.DataFrame, skips: SkipLog, empty_hint: str = "", **extra: A
     if table.empty:
         why = f" {skips.count} bad record(s) were skipped: {'; '.join(skips.reasons)}." if skips.count else ""
         raise DataError(f"No usable records in {skips.source}.{why} {empty_hint}".strip())
-    return LoadResult(table=table, skipped=skips.count, reasons=list(skips.reasons), fingerprint=fingerprint(table), **extra)
+    return LoadResult(
+        table=table, skipped=skips.count, reasons=list(skips.reasons), fingerprint=fingerprint(table), **extra
+    )

@@ -22,20 +22,42 @@ from refusalbench.config import DatasetConfig
 from refusalbench.data.garage import passage_text
 from refusalbench.data.loader import load_records
 from refusalbench.data.records import (
-    LoadResult, RecordError, answers, finish, int_list, optional_text, text,
+    LoadResult,
+    RecordError,
+    answers,
+    finish,
+    int_list,
+    optional_text,
+    text,
 )
 from refusalbench.taxonomy import CLASSES, GROUND_TRUTH_LABELS, INTENSITIES, ground_truth
 
 log = logging.getLogger(__name__)
 
 CORE_COLUMNS = [
-    "id", "source_id", "generator_model", "perturbation_class", "intensity", "expected_rag_behavior",
-    "lever_selected", "original_query", "original_context", "original_answers", "perturbed_query",
-    "perturbed_context", "implementation_reasoning", "verifier_votes",
+    "id",
+    "source_id",
+    "generator_model",
+    "perturbation_class",
+    "intensity",
+    "expected_rag_behavior",
+    "lever_selected",
+    "original_query",
+    "original_context",
+    "original_answers",
+    "perturbed_query",
+    "perturbed_context",
+    "implementation_reasoning",
+    "verifier_votes",
 ]
 MULTI_COLUMNS = ["query", "grounding", "reference_answer", "signal_indices", "noise_indices", "relevant", "domain"]
 GARAGE_ANNOTATIONS = [
-    "question_category", "topic_tag", "question_tag", "question_type", "question_complexity", "question_popularity",
+    "question_category",
+    "topic_tag",
+    "question_tag",
+    "question_type",
+    "question_complexity",
+    "question_popularity",
 ]
 OPTIONAL_TEXT = ["generator_model", "lever_selected", "original_query", "implementation_reasoning"]
 
@@ -123,8 +145,9 @@ def normalise_record(record: dict, multi: bool, recompute_labels: bool = False) 
     rule = ground_truth(cls, intensity)
     stored = record.get("expected_rag_behavior")
     if stored is not None and stored not in GROUND_TRUTH_LABELS:
-        raise RecordError(f"expected_rag_behavior {stored!r} is not a ground-truth label "
-                          f"({', '.join(GROUND_TRUTH_LABELS)})")
+        raise RecordError(
+            f"expected_rag_behavior {stored!r} is not a ground-truth label ({', '.join(GROUND_TRUTH_LABELS)})"
+        )
     expected = rule if recompute_labels or stored is None else stored
     perturbed_query = optional_text(record, "perturbed_query") or (optional_text(record, "query") if multi else None)
     if not perturbed_query:
@@ -169,11 +192,19 @@ def load_released(cfg: DatasetConfig, multi: bool) -> LoadResult:
         disagree += differs
         rows.append(row)
     if disagree:
-        used = "the rule's label is used (dataset.recompute_labels=true)" if cfg.recompute_labels else (
-            "the stored label is used (dataset.recompute_labels=true uses the rule)")
-        log.warning("%d item(s) store an expected_rag_behavior that disagrees with the (class, intensity) rule; %s",
-                    disagree, used)
+        used = (
+            "the rule's label is used (dataset.recompute_labels=true)"
+            if cfg.recompute_labels
+            else ("the stored label is used (dataset.recompute_labels=true uses the rule)")
+        )
+        log.warning(
+            "%d item(s) store an expected_rag_behavior that disagrees with the (class, intensity) rule; %s",
+            disagree,
+            used,
+        )
     columns = CORE_COLUMNS + (MULTI_COLUMNS if multi else [])
     columns += [c for c in GARAGE_ANNOTATIONS if any(c in r for r in rows)]
     table = pd.DataFrame(rows, columns=columns)
-    return finish(table, skips, counts={"read": len(records), "behavior_disagreements": disagree, "selected": len(table)})
+    return finish(
+        table, skips, counts={"read": len(records), "behavior_disagreements": disagree, "selected": len(table)}
+    )

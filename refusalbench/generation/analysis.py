@@ -63,9 +63,21 @@ def pass_rates(votes: pd.DataFrame, gen_ids: dict[str, str], ver_ids: dict[str, 
     for (gen, ver), g in votes.groupby(["generator", "verifier"], sort=True):
         n = len(g)
         n_pass, n_fail = int((g["verdict"] == PASS).sum()), int((g["verdict"] == FAIL).sum())
-        rows.append({"generator": gen, "verifier": ver, "self": _is_self(gen, ver, gen_ids, ver_ids), "n_votes": n,
-                     "n_pass": n_pass, "n_fail": n_fail, "n_unscored": n - n_pass - n_fail, "pass_rate_pct": _pct(n_pass, n)})
-    return pd.DataFrame(rows, columns=["generator", "verifier", "self", "n_votes", "n_pass", "n_fail", "n_unscored", "pass_rate_pct"])
+        rows.append(
+            {
+                "generator": gen,
+                "verifier": ver,
+                "self": _is_self(gen, ver, gen_ids, ver_ids),
+                "n_votes": n,
+                "n_pass": n_pass,
+                "n_fail": n_fail,
+                "n_unscored": n - n_pass - n_fail,
+                "pass_rate_pct": _pct(n_pass, n),
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["generator", "verifier", "self", "n_votes", "n_pass", "n_fail", "n_unscored", "pass_rate_pct"]
+    )
 
 
 def self_cross(rates: pd.DataFrame) -> pd.DataFrame:
@@ -76,9 +88,26 @@ def self_cross(rates: pd.DataFrame) -> pd.DataFrame:
         self_rate = _pct(own["n_pass"].sum(), own["n_votes"].sum())
         cross_rate = _pct(other["n_pass"].sum(), other["n_votes"].sum())
         bias = self_rate - cross_rate
-        label = ("no_self_verifier" if own.empty else "no_cross_verifier" if other.empty else
-                 "self_favorable" if bias > BIAS_THRESHOLD_PP else "cross_favorable" if bias < -BIAS_THRESHOLD_PP else "neutral")
-        rows.append({"generator": gen, "self_rate_pct": self_rate, "cross_rate_pct": cross_rate, "self_bias_pp": bias, "label": label})
+        label = (
+            "no_self_verifier"
+            if own.empty
+            else "no_cross_verifier"
+            if other.empty
+            else "self_favorable"
+            if bias > BIAS_THRESHOLD_PP
+            else "cross_favorable"
+            if bias < -BIAS_THRESHOLD_PP
+            else "neutral"
+        )
+        rows.append(
+            {
+                "generator": gen,
+                "self_rate_pct": self_rate,
+                "cross_rate_pct": cross_rate,
+                "self_bias_pp": bias,
+                "label": label,
+            }
+        )
     return pd.DataFrame(rows, columns=["generator", "self_rate_pct", "cross_rate_pct", "self_bias_pp", "label"])
 
 
@@ -87,9 +116,14 @@ def verifier_bias(rates: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for ver, g in rates.groupby("verifier", sort=True):
         own, other = g[g["self"]]["pass_rate_pct"], g[~g["self"]]["pass_rate_pct"]
-        rows.append({"verifier": ver, "own_rate_pct": own.mean() if len(own) else math.nan,
-                     "other_rate_pct": other.mean() if len(other) else math.nan,
-                     "bias_pp": (own.mean() - other.mean()) if len(own) and len(other) else math.nan})
+        rows.append(
+            {
+                "verifier": ver,
+                "own_rate_pct": own.mean() if len(own) else math.nan,
+                "other_rate_pct": other.mean() if len(other) else math.nan,
+                "bias_pp": (own.mean() - other.mean()) if len(own) and len(other) else math.nan,
+            }
+        )
     return pd.DataFrame(rows, columns=["verifier", "own_rate_pct", "other_rate_pct", "bias_pp"])
 
 
@@ -105,20 +139,53 @@ def agreement(votes: pd.DataFrame, verifiers: list[str]) -> pd.DataFrame:
         a, b = both[v1].tolist(), both[v2].tolist()
         agree = sum(x == y for x, y in zip(a, b))
         pct = _pct(agree, len(a))
-        rows.append({"verifier_a": v1, "verifier_b": v2, "n_compared": len(a), "n_agree": agree, "agreement_pct": pct,
-                     "strength": _strength(pct) if a else None, "kappa": cohen_kappa(a, b), "statistic": "cohen"})
+        rows.append(
+            {
+                "verifier_a": v1,
+                "verifier_b": v2,
+                "n_compared": len(a),
+                "n_agree": agree,
+                "agreement_pct": pct,
+                "strength": _strength(pct) if a else None,
+                "kappa": cohen_kappa(a, b),
+                "statistic": "cohen",
+            }
+        )
     present = [v for v in verifiers if v in wide]
     if len(present) >= 2:
         full = wide[present]
         full = full[full.isin((PASS, FAIL)).all(axis=1)]
         counts = np.stack([(full == PASS).sum(axis=1).to_numpy(), (full == FAIL).sum(axis=1).to_numpy()], axis=1)
-        rows.append({"verifier_a": "panel", "verifier_b": "panel", "n_compared": len(full), "n_agree": int((counts.max(axis=1) == len(present)).sum()),
-                     "agreement_pct": _pct(int((counts.max(axis=1) == len(present)).sum()), len(full)), "strength": None,
-                     "kappa": fleiss_kappa(counts), "statistic": "fleiss"})
-    return pd.DataFrame(rows, columns=["verifier_a", "verifier_b", "n_compared", "n_agree", "agreement_pct", "strength", "kappa", "statistic"])
+        rows.append(
+            {
+                "verifier_a": "panel",
+                "verifier_b": "panel",
+                "n_compared": len(full),
+                "n_agree": int((counts.max(axis=1) == len(present)).sum()),
+                "agreement_pct": _pct(int((counts.max(axis=1) == len(present)).sum()), len(full)),
+                "strength": None,
+                "kappa": fleiss_kappa(counts),
+                "statistic": "fleiss",
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "verifier_a",
+            "verifier_b",
+            "n_compared",
+            "n_agree",
+            "agreement_pct",
+            "strength",
+            "kappa",
+            "statistic",
+        ],
+    )
 
 
-def efficiency(candidates: pd.DataFrame, votes: pd.DataFrame, consensus: pd.DataFrame, n_verifiers: int) -> pd.DataFrame:
+def efficiency(
+    candidates: pd.DataFrame, votes: pd.DataFrame, consensus: pd.DataFrame, n_verifiers: int
+) -> pd.DataFrame:
     """Per generator: how many candidates survive each step; efficiency = consensus pass / full coverage."""
     valid = votes[votes["verdict"].isin((PASS, FAIL))].groupby("candidate_id").size()
     full = set(valid[valid >= n_verifiers].index)
@@ -127,9 +194,18 @@ def efficiency(candidates: pd.DataFrame, votes: pd.DataFrame, consensus: pd.Data
     for gen, g in candidates.groupby("generator", sort=True):
         ids = set(g["candidate_id"])
         n_full, n_pass = len(ids & full), len(ids & passed)
-        rows.append({"generator": gen, "n_generated": len(g), "n_generation_ok": int(g["generation_ok"].sum()),
-                     "n_check_ok": int(g["check_ok"].sum()), "n_full_coverage": n_full, "n_consensus_pass": n_pass,
-                     "efficiency_pct": _pct(n_pass, n_full), "end_to_end_pct": _pct(n_pass, len(g))})
+        rows.append(
+            {
+                "generator": gen,
+                "n_generated": len(g),
+                "n_generation_ok": int(g["generation_ok"].sum()),
+                "n_check_ok": int(g["check_ok"].sum()),
+                "n_full_coverage": n_full,
+                "n_consensus_pass": n_pass,
+                "efficiency_pct": _pct(n_pass, n_full),
+                "end_to_end_pct": _pct(n_pass, len(g)),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -145,13 +221,22 @@ def quality(votes: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 
-def analyse(candidates: pd.DataFrame, votes: pd.DataFrame, consensus: pd.DataFrame,
-            gen_ids: dict[str, str], ver_ids: dict[str, str]) -> dict[str, pd.DataFrame]:
+def analyse(
+    candidates: pd.DataFrame,
+    votes: pd.DataFrame,
+    consensus: pd.DataFrame,
+    gen_ids: dict[str, str],
+    ver_ids: dict[str, str],
+) -> dict[str, pd.DataFrame]:
     """All tables, keyed by file stem (written by the select stage as `<stem>.csv`)."""
     verifiers = list(ver_ids)
     joined = votes.merge(candidates[["candidate_id", "generator"]], on="candidate_id", how="inner")
     rates = pass_rates(joined, gen_ids, ver_ids)
-    matrix = rates.pivot(index="generator", columns="verifier", values="pass_rate_pct").reset_index() if len(rates) else rates
+    matrix = (
+        rates.pivot(index="generator", columns="verifier", values="pass_rate_pct").reset_index()
+        if len(rates)
+        else rates
+    )
     return {
         "generator_verifier_pass_rates": rates,
         "generator_verifier_matrix": matrix,

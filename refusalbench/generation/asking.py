@@ -83,8 +83,13 @@ def ask_json(layer, model_cfg, asks: list[Ask], role: str, desc: str, max_reasks
         if not pending:
             break
         specs = [
-            CallSpec(key=asks[i].key, messages=_messages(asks[i], histories[i]), template_version=asks[i].template_version,
-                     response_format="json", expected_output_tokens=asks[i].expected_output_tokens)
+            CallSpec(
+                key=asks[i].key,
+                messages=_messages(asks[i], histories[i]),
+                template_version=asks[i].template_version,
+                response_format="json",
+                expected_output_tokens=asks[i].expected_output_tokens,
+            )
             for i in pending
         ]
         label = desc if round_no == 0 else f"{desc} (re-ask {round_no})"

@@ -59,7 +59,9 @@ def _multi(row: Mapping, cls: str, reasons: list[str]) -> list[str]:
     if len(perturbed) != len(original):
         reasons.append("the perturbed passage list does not match the original passage count")
         return perturbed
-    labels, unlabelled = edited_labels(original, perturbed, as_list(row["signal_indices"]), as_list(row["noise_indices"]))
+    labels, unlabelled = edited_labels(
+        original, perturbed, as_list(row["signal_indices"]), as_list(row["noise_indices"])
+    )
     signal = [lab for lab in labels if lab.startswith(SIGNAL)]
     noise = [lab for lab in labels if lab.startswith(NOISE)]
     query_changed = row["perturbed_query"] != row["original_query"]
@@ -95,9 +97,15 @@ def candidate_view(row: Mapping) -> Candidate:
         original, perturbed = as_list(row.get("original_passages")), as_list(row.get("perturbed_passages"))
     else:
         original, perturbed = [row.get("original_context") or ""], [row.get("perturbed_context") or ""]
-    return Candidate(row["perturbation_class"], row["intensity"], row.get("original_query") or "",
-                     row.get("perturbed_query") or "", [str(p) for p in original], [str(p) for p in perturbed],
-                     [str(a) for a in as_list(row.get("original_answers"))])
+    return Candidate(
+        row["perturbation_class"],
+        row["intensity"],
+        row.get("original_query") or "",
+        row.get("perturbed_query") or "",
+        [str(p) for p in original],
+        [str(p) for p in perturbed],
+        [str(a) for a in as_list(row.get("original_answers"))],
+    )
 
 
 def semantic_hits(row: Mapping) -> list[tuple[str, str]]:
@@ -107,8 +115,9 @@ def semantic_hits(row: Mapping) -> list[tuple[str, str]]:
     return detect(candidate_view(row))
 
 
-def check_candidate(row: Mapping, lever_known: Optional[LeverKnown] = None,
-                    hits: Optional[list[tuple[str, str]]] = None) -> tuple[bool, Optional[str]]:
+def check_candidate(
+    row: Mapping, lever_known: Optional[LeverKnown] = None, hits: Optional[list[tuple[str, str]]] = None
+) -> tuple[bool, Optional[str]]:
     """(ok, reason) for one candidate row of `candidates.parquet`; `hits` defaults to its semantic hits."""
     if not row.get("generation_ok"):
         return False, f"generation failed: {row.get('generation_error') or 'unknown error'}"

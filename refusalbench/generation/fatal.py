@@ -14,8 +14,15 @@ from typing import Iterable, Optional
 from refusalbench.errors import UserError
 
 FIRST_BATCH = 16
-FATAL_KINDS = ("AuthenticationError", "PermissionDeniedError", "BadRequestError", "NotFoundError",
-               "UnsupportedParamsError", "UnprocessableEntityError", "ContextWindowExceededError")
+FATAL_KINDS = (
+    "AuthenticationError",
+    "PermissionDeniedError",
+    "BadRequestError",
+    "NotFoundError",
+    "UnsupportedParamsError",
+    "UnprocessableEntityError",
+    "ContextWindowExceededError",
+)
 _KIND = re.compile(r"(?:call failed: )?(\w+(?:Error|Exception)):")
 
 
@@ -39,6 +46,8 @@ def fatal_error(errors: list[Optional[str]]) -> Optional[str]:
 
 def stop_stage(stage: str, role: str, model_id: str, n_calls: int, error: str, table: str) -> UserError:
     """The error that ends the stage, saying what happened and that nothing is lost."""
-    return UserError(f"The {stage} stage stopped: all {n_calls} calls of {role} {model_id!r} in its latest batch "
-                     f"failed with an error that retrying cannot fix ({error}). The failures are recorded in {table} "
-                     "and a rerun retries them; fix the model's credentials or parameters first.")
+    return UserError(
+        f"The {stage} stage stopped: all {n_calls} calls of {role} {model_id!r} in its latest batch "
+        f"failed with an error that retrying cannot fix ({error}). The failures are recorded in {table} "
+        "and a rerun retries them; fix the model's credentials or parameters first."
+    )

@@ -87,8 +87,10 @@ def drawn_by_tests(root: Path = REPO_ROOT) -> Optional[frozenset[str]]:
         source = _unwrap(module.source_rows)()
         drawn = [_unwrap(getattr(module, name))(source) for name in TEST_DRAW_FIXTURES]
     except Exception as exc:  # noqa: BLE001 - any failure means we cannot tell; say so instead of guessing
-        raise UserError(f"Could not compute the questions the tests in {conftest} draw ({type(exc).__name__}: {exc}); "
-                        "pass them with --exclude FILE, or --no-test-draws to skip this exclusion knowingly.") from exc
+        raise UserError(
+            f"Could not compute the questions the tests in {conftest} draw ({type(exc).__name__}: {exc}); "
+            "pass them with --exclude FILE, or --no-test-draws to skip this exclusion knowingly."
+        ) from exc
     finally:
         sys.path.remove(str(root / "tests"))
     return frozenset(normalise(row["query"]) for rows in drawn for row in rows)
@@ -115,24 +117,32 @@ def read_exclusions(path: str | Path) -> set[str]:
     return {normalise(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
 
 
-def excluded_questions(pool_questions: Iterable[str], extra_files: Iterable[str | Path] = (), root: Path = REPO_ROOT,
-                       test_draws: bool = True) -> dict[str, set[str]]:
+def excluded_questions(
+    pool_questions: Iterable[str],
+    extra_files: Iterable[str | Path] = (),
+    root: Path = REPO_ROOT,
+    test_draws: bool = True,
+) -> dict[str, set[str]]:
     """The excluded normalised questions by reason: bundled sample, quoted, test draws, files given."""
     pool_questions = [normalise(q) for q in pool_questions]
-    reasons = {"bundled_sample": bundled_sample_questions(),
-               "quoted_in_repository": quoted_in_repository(pool_questions, root)}
+    reasons = {
+        "bundled_sample": bundled_sample_questions(),
+        "quoted_in_repository": quoted_in_repository(pool_questions, root),
+    }
     if test_draws:
         drawn = drawn_by_tests(root)
         if drawn is None:
-            log.warning("no tests/perturb/conftest.py under %s: the tests' draws are not excluded (pass --exclude)",
-                        root)
+            log.warning(
+                "no tests/perturb/conftest.py under %s: the tests' draws are not excluded (pass --exclude)", root
+            )
         reasons["drawn_by_tests"] = drawn or set()
     reasons["files"] = set().union(*(read_exclusions(p) for p in extra_files)) if extra_files else set()
     return reasons
 
 
-def holdout(pool_path: str | Path, extra_files: Iterable[str | Path] = (), root: Path = REPO_ROOT,
-            test_draws: bool = True) -> tuple[list[dict], dict[str, int]]:
+def holdout(
+    pool_path: str | Path, extra_files: Iterable[str | Path] = (), root: Path = REPO_ROOT, test_draws: bool = True
+) -> tuple[list[dict], dict[str, int]]:
     """(pool records no one has used, count of pool questions excluded per reason)."""
     pool = read_pool(pool_path)
     reasons = excluded_questions([r["question"] for r in pool], extra_files, root, test_draws)

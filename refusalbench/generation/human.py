@@ -31,9 +31,19 @@ from refusalbench.generation.validity import VALID, is_blank, parse_verdict, val
 from refusalbench.tables import read_table
 
 CONTENT_COLUMNS = (
-    "id", "candidate_id", "generator_model", "perturbation_class", "intensity", "expected_rag_behavior",
-    "lever_selected", "original_query", "original_context", "original_answers", "perturbed_query",
-    "perturbed_context", "implementation_reasoning",
+    "id",
+    "candidate_id",
+    "generator_model",
+    "perturbation_class",
+    "intensity",
+    "expected_rag_behavior",
+    "lever_selected",
+    "original_query",
+    "original_context",
+    "original_answers",
+    "perturbed_query",
+    "perturbed_context",
+    "implementation_reasoning",
 )
 _TRUE = {"true", "1", "1.0"}  # checklist cells may also be ticked as booleans
 _FALSE = {"false", "0", "0.0"}
@@ -48,7 +58,8 @@ def export_frame(sample: pd.DataFrame, multi_passage: bool) -> pd.DataFrame:
     out = pd.DataFrame({c: sample[c] for c in CONTENT_COLUMNS if c in sample})
     if "original_answers" in out:
         out["original_answers"] = out["original_answers"].map(
-            lambda a: " | ".join(map(str, a)) if a is not None and not isinstance(a, str) else a)
+            lambda a: " | ".join(map(str, a)) if a is not None and not isinstance(a, str) else a
+        )
     out["panel_verdict"] = sample.get("panel_verdict", PASS)
     for item in checklist_for(multi_passage):
         out[f"human_{item}"] = ""
@@ -82,15 +93,18 @@ def import_annotations(csv_path: str | Path, votes: Optional[str | Path | pd.Dat
     else:
         sheet = read_table(csv_path)
     if "human_verdict" not in sheet or "candidate_id" not in sheet:
-        raise UserError(f"{csv_path} is not a RefusalBench human-validation sheet (needs candidate_id and "
-                        "human_verdict columns).")
+        raise UserError(
+            f"{csv_path} is not a RefusalBench human-validation sheet (needs candidate_id and human_verdict columns)."
+        )
     sheet = sheet.assign(_human=sheet["human_verdict"].map(_verdict))
     blank = sheet["human_verdict"].map(is_blank)
     invalid = int((sheet["_human"].isna() & ~blank).sum())
     done = sheet[sheet["_human"].notna()]
     n = len(done)
     summary: dict[str, Any] = {
-        "n_rows": len(sheet), "n_annotated": n, "n_invalid_verdicts": invalid,
+        "n_rows": len(sheet),
+        "n_annotated": n,
+        "n_invalid_verdicts": invalid,
         "human_pass_rate": float((done["_human"] == PASS).mean()) if n else None,
         "checklist_pass_rates": {},
     }
@@ -98,7 +112,7 @@ def import_annotations(csv_path: str | Path, votes: Optional[str | Path | pd.Dat
         summary["validity"] = validity_rates(done, verdict_col="human_verdict")
     for col in [c for c in sheet.columns if c.startswith("human_") and c not in ("human_verdict", "human_notes")]:
         flags = done[col].map(_verdict).dropna()
-        summary["checklist_pass_rates"][col[len("human_"):]] = float((flags == PASS).mean()) if len(flags) else None
+        summary["checklist_pass_rates"][col[len("human_") :]] = float((flags == PASS).mean()) if len(flags) else None
     panel = done["panel_verdict"].map(_verdict) if "panel_verdict" in done else pd.Series(dtype=object)
     ok = panel.notna()
     summary["panel"] = _agreement(done.loc[ok, "_human"].tolist(), panel[ok].tolist())

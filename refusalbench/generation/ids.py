@@ -25,7 +25,14 @@ def candidate_id(
     return content_hash(source_id, perturbation_class, intensity, generator, lever_or_mode, prompt_version)
 
 
-def benchmark_id(candidate: str, generator: str, source_id: str, perturbation_class: str, intensity: str, prefix: Optional[str] = "RB") -> str:
+def benchmark_id(
+    candidate: str,
+    generator: str,
+    source_id: str,
+    perturbation_class: str,
+    intensity: str,
+    prefix: Optional[str] = "RB",
+) -> str:
     """Readable released id, `RB_<generator>_<source>_<class>_<intensity>_<candidate hash8>`."""
     return f"{prefix}_{generator}_{source_id}_{perturbation_class}_{intensity}_{candidate[:8]}"
 

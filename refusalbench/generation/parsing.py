@@ -87,7 +87,10 @@ def _lever(obj: dict, levers: Sequence[str], errors: list[str]) -> Optional[str]
         return None
     lever = match_lever(claimed, levers)
     if lever is None:
-        errors.append(f'"lever_selected" is "{claimed}", which is not one of the allowed levers: ' + ", ".join(f'"{n}"' for n in levers))
+        errors.append(
+            f'"lever_selected" is "{claimed}", which is not one of the allowed levers: '
+            + ", ".join(f'"{n}"' for n in levers)
+        )
     return lever
 
 
@@ -121,7 +124,9 @@ def _edits(obj: dict, errors: list[str]) -> list[dict]:
     model; everything else must be a label such as "S2".
     """
     if not any(key in obj for key, _ in EDIT_LISTS):
-        errors.append('missing "perturbed_signal_passages" and "perturbed_noise_passages" (use [] for a kind you did not edit)')
+        errors.append(
+            'missing "perturbed_signal_passages" and "perturbed_noise_passages" (use [] for a kind you did not edit)'
+        )
         return []
     edits = []
     for key, kind in EDIT_LISTS:
@@ -137,7 +142,12 @@ def _edits(obj: dict, errors: list[str]) -> list[dict]:
                 continue
             label = item.get("passage", item.get("label"))
             body = item.get("perturbed_text", item.get("text"))
-            if kind and (isinstance(label, int) and not isinstance(label, bool) or isinstance(label, str) and label.strip().isdigit()):
+            if kind and (
+                isinstance(label, int)
+                and not isinstance(label, bool)
+                or isinstance(label, str)
+                and label.strip().isdigit()
+            ):
                 label = f"{kind}{int(label)}"
             if not isinstance(label, str) or not label.strip():
                 errors.append(f'"{key}"[{k}]["passage"] must be a passage label such as "S1" or "N2"')
@@ -179,7 +189,12 @@ def parse_verification(text: str, checklist: Sequence[str] = CHECKLIST_NQ) -> di
     out = {"verdict": verdict, "identified_issues": issues if isinstance(issues, str) else None}
     for key in checklist:
         out[key] = _flag(obj.get(key))
-    for key in ("predicted_rag_behavior", "actual_intensity_observed", "refusal_reasoning_analysis", "constraint_analysis"):
+    for key in (
+        "predicted_rag_behavior",
+        "actual_intensity_observed",
+        "refusal_reasoning_analysis",
+        "constraint_analysis",
+    ):
         value = obj.get(key)
         out[key] = value if isinstance(value, str) else None
     return out

@@ -28,8 +28,13 @@ NOT_MODELS = ("programmatic", "structural")
 
 def _rate(k: int, n: int) -> dict[str, Any]:
     low, high = wilson(k, n)
-    return {"k": k, "n": n, "rate": k / n if n else None, "low": float(low) if n else None,
-            "high": float(high) if n else None}
+    return {
+        "k": k,
+        "n": n,
+        "rate": k / n if n else None,
+        "low": float(low) if n else None,
+        "high": float(high) if n else None,
+    }
 
 
 def rates_for(attempts: pd.Series, ok: pd.Series) -> dict[str, Any]:
@@ -52,8 +57,11 @@ def reply_rates(candidates: Optional[pd.DataFrame], votes: Optional[pd.DataFrame
     """``{"generator/<key>": rates, "verifier/<key>": rates}`` for every LLM generator and verifier."""
     out: dict[str, dict] = {}
     if candidates is not None and len(candidates):
-        llm = candidates[~candidates["generator_backend"].isin(NOT_MODELS)
-                         & (candidates["generation_failure_kind"] != CALL) & (candidates["gen_attempts"] > 0)]
+        llm = candidates[
+            ~candidates["generator_backend"].isin(NOT_MODELS)
+            & (candidates["generation_failure_kind"] != CALL)
+            & (candidates["gen_attempts"] > 0)
+        ]
         for key, g in llm.groupby("generator", sort=True):
             out[f"generator/{key}"] = rates_for(g["gen_attempts"], g["generation_ok"])
     if votes is not None and len(votes):
@@ -66,16 +74,21 @@ def reply_rates(candidates: Optional[pd.DataFrame], votes: Optional[pd.DataFrame
 
 def format_rates(rates: dict[str, dict]) -> str:
     """A Markdown table: one row per role/model, rates as percentages with Wilson intervals."""
+
     def cell(r: dict) -> str:
         if not r["n"]:
             return "–"
         return f"{r['k']}/{r['n']} = {100 * r['rate']:.0f} % ({100 * r['low']:.0f}–{100 * r['high']:.0f} %)"
 
-    lines = ["| model | items | first reply parsed | re-asked | parsed after re-ask | never parsed | replies parsed |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| model | items | first reply parsed | re-asked | parsed after re-ask | never parsed | replies parsed |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for name, r in rates.items():
-        lines.append(f"| {name} | {r['items']} | {cell(r['first_reply_parsed'])} | {cell(r['reasked'])} | "
-                     f"{cell(r['parsed_after_reask'])} | {cell(r['never_parsed'])} | {cell(r['replies_parsed'])} |")
+        lines.append(
+            f"| {name} | {r['items']} | {cell(r['first_reply_parsed'])} | {cell(r['reasked'])} | "
+            f"{cell(r['parsed_after_reask'])} | {cell(r['never_parsed'])} | {cell(r['replies_parsed'])} |"
+        )
     return "\n".join(lines)
 
 
@@ -85,8 +98,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         print("usage: python -m refusalbench.generation.reply_rates RUN_DIR", file=sys.stderr)
         return 2
     run = Path(args[0])
-    tables = {name: read_table(run / f"{name}.parquet") if (run / f"{name}.parquet").exists() else None
-              for name in ("candidates", "votes")}
+    tables = {
+        name: read_table(run / f"{name}.parquet") if (run / f"{name}.parquet").exists() else None
+        for name in ("candidates", "votes")
+    }
     try:
         if all(t is None for t in tables.values()):
             raise UserError(f"{run} holds neither candidates.parquet nor votes.parquet.")

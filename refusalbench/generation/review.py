@@ -61,11 +61,15 @@ def label_meaning(cls: str, intensity: str, catalogue) -> str:
     """What the item's label asks of it, in the words an annotator needs (spec A.3, A.4; the checklist)."""
     criterion = catalogue.intensity_criterion(cls, intensity)
     if intensity == tx.LOW:
-        return (f"LOW {cls}: a careful reader still answers, with an original answer; the defect "
-                f"({CLASS_MEANING[cls]}) is really present but minor or resolvable. Intensity criterion: {criterion}")
-    return (f"{intensity} {cls}: a careful reader must decline, because {CLASS_MEANING[cls]}, and no original answer "
-            f"stays safe (not stated elsewhere, not right under every reading, not implied at a coarser level). "
-            f"Intensity criterion: {criterion}")
+        return (
+            f"LOW {cls}: a careful reader still answers, with an original answer; the defect "
+            f"({CLASS_MEANING[cls]}) is really present but minor or resolvable. Intensity criterion: {criterion}"
+        )
+    return (
+        f"{intensity} {cls}: a careful reader must decline, because {CLASS_MEANING[cls]}, and no original answer "
+        f"stays safe (not stated elsewhere, not right under every reading, not implied at a coarser level). "
+        f"Intensity criterion: {criterion}"
+    )
 
 
 def word_diff(before: Any, after: Any, keep: int = CONTEXT_WORDS) -> str:
@@ -105,11 +109,15 @@ def usable_rows(table: pd.DataFrame) -> pd.DataFrame:
         df["candidate_id"] = df["id"].astype(str)
     if "generator" not in df.columns:
         df["generator"] = df["generator_model"] if "generator_model" in df.columns else None
-    missing = [c for c in ("source_id", "perturbation_class", "intensity", "original_query", "perturbed_query")
-               if c not in df.columns]
+    missing = [
+        c
+        for c in ("source_id", "perturbation_class", "intensity", "original_query", "perturbed_query")
+        if c not in df.columns
+    ]
     if missing:
-        raise UserError(f"The table lacks the column(s) {', '.join(missing)}; give a benchmark, checked or "
-                        "candidates table.")
+        raise UserError(
+            f"The table lacks the column(s) {', '.join(missing)}; give a benchmark, checked or candidates table."
+        )
     return df.reset_index(drop=True)
 
 
@@ -149,26 +157,47 @@ def build_sheet(drawn: pd.DataFrame, seed: int, catalogue) -> tuple[pd.DataFrame
     for item, row in zip(items, drawn.to_dict(orient="records")):
         cls, intensity = row["perturbation_class"], row["intensity"]
         answers = [str(a) for a in as_list(row.get("original_answers")) or []]
-        sheet.append({
-            "item": item, "perturbation_class": cls, "intensity": intensity,
-            "expected_behaviour": tx.ground_truth(cls, intensity),
-            "label_meaning": label_meaning(cls, intensity, catalogue),
-            "may_change": catalogue.target(cls, multi_passage="original_passages" in row),
-            "original_question": row["original_query"], "original_answers": " | ".join(answers),
-            "original_context": row.get("original_context"), "perturbed_question": row["perturbed_query"],
-            "perturbed_context": row.get("perturbed_context"),
-            "question_changes": word_diff(row["original_query"], row["perturbed_query"]),
-            "context_changes": word_diff(row.get("original_context"), row.get("perturbed_context")),
-            **{c: "" for c in ANNOTATION_COLUMNS},
-        })
-        key.append({"item": item, "candidate_id": row["candidate_id"], "source_id": row["source_id"],
-                    "generator": row.get("generator"), "lever_selected": row.get("lever_selected"),
-                    "perturbation_class": cls, "intensity": intensity})
+        sheet.append(
+            {
+                "item": item,
+                "perturbation_class": cls,
+                "intensity": intensity,
+                "expected_behaviour": tx.ground_truth(cls, intensity),
+                "label_meaning": label_meaning(cls, intensity, catalogue),
+                "may_change": catalogue.target(cls, multi_passage="original_passages" in row),
+                "original_question": row["original_query"],
+                "original_answers": " | ".join(answers),
+                "original_context": row.get("original_context"),
+                "perturbed_question": row["perturbed_query"],
+                "perturbed_context": row.get("perturbed_context"),
+                "question_changes": word_diff(row["original_query"], row["perturbed_query"]),
+                "context_changes": word_diff(row.get("original_context"), row.get("perturbed_context")),
+                **{c: "" for c in ANNOTATION_COLUMNS},
+            }
+        )
+        key.append(
+            {
+                "item": item,
+                "candidate_id": row["candidate_id"],
+                "source_id": row["source_id"],
+                "generator": row.get("generator"),
+                "lever_selected": row.get("lever_selected"),
+                "perturbation_class": cls,
+                "intensity": intensity,
+            }
+        )
     return pd.DataFrame(sheet), pd.DataFrame(key)
 
 
-def sample(table_path: str | Path, out_dir: str | Path, per_cell: int = 5, seed: int = 42, max_per_question: int = 3,
-           exclude: Sequence[str | Path] = (), test_draws: bool = True) -> dict:
+def sample(
+    table_path: str | Path,
+    out_dir: str | Path,
+    per_cell: int = 5,
+    seed: int = 42,
+    max_per_question: int = 3,
+    exclude: Sequence[str | Path] = (),
+    test_draws: bool = True,
+) -> dict:
     """Draw the review set from `table_path`, write the sheet and key to `out_dir`; returns a summary."""
     from refusalbench.levers import load_catalogue
 
@@ -187,9 +216,18 @@ def sample(table_path: str | Path, out_dir: str | Path, per_cell: int = 5, seed:
     out.mkdir(parents=True, exist_ok=True)
     sheet.to_csv(out / SHEET, index=False)
     key.to_csv(out / KEY, index=False)
-    summary = {"table": str(table_path), "usable_items": len(rows), "items_from_excluded_questions": int((~keep).sum()),
-               "sampled": len(sheet), "source_questions": int(key["source_id"].nunique()), "per_cell": per_cell,
-               "cells_short": short, "seed": seed, "sheet": str(out / SHEET), "key": str(out / KEY)}
+    summary = {
+        "table": str(table_path),
+        "usable_items": len(rows),
+        "items_from_excluded_questions": int((~keep).sum()),
+        "sampled": len(sheet),
+        "source_questions": int(key["source_id"].nunique()),
+        "per_cell": per_cell,
+        "cells_short": short,
+        "seed": seed,
+        "sheet": str(out / SHEET),
+        "key": str(out / KEY),
+    }
     (out / "review_sample.json").write_text(json.dumps(summary, indent=2))
     if short:
         log.warning("review set: %d cell(s) have fewer than %d usable held-out items: %s", len(short), per_cell, short)
@@ -239,25 +277,36 @@ def score(sheet_paths: Sequence[str | Path], key_path: Optional[str | Path] = No
     result: dict[str, Any] = {"sheets": {}}
     for path, sheet in zip(sheet_paths, sheets):
         judged = sheet["verdict"].map(parse_verdict).notna()
-        result["sheets"][str(path)] = {"n_rows": len(sheet), "n_judged": int(judged.sum()),
-                                       "rates": validity_rates(sheet)}
+        result["sheets"][str(path)] = {
+            "n_rows": len(sheet),
+            "n_judged": int(judged.sum()),
+            "rates": validity_rates(sheet),
+        }
     if len(sheets) > 1:
         merged = combine(sheets)
-        result["combined"] = {"rule": "strictest verdict per item over all sheets", "n_items": len(merged),
-                              "unanimous": float(merged["unanimous"].mean()) if len(merged) else None,
-                              "rates": validity_rates(merged)}
+        result["combined"] = {
+            "rule": "strictest verdict per item over all sheets",
+            "n_items": len(merged),
+            "unanimous": float(merged["unanimous"].mean()) if len(merged) else None,
+            "rates": validity_rates(merged),
+        }
     if key_path is not None:
         key = pd.read_csv(key_path, dtype=str, keep_default_na=False)
         if not {"item", "generator", "lever_selected"} <= set(key.columns):
             raise UserError(f"{key_path} is not a review key (needs item, generator and lever_selected columns).")
-        verdicts = (combine(sheets) if len(sheets) > 1 else sheets[0]).assign(
-            verdict=lambda d: d["verdict"].map(parse_verdict)).dropna(subset=["verdict"])
+        verdicts = (
+            (combine(sheets) if len(sheets) > 1 else sheets[0])
+            .assign(verdict=lambda d: d["verdict"].map(parse_verdict))
+            .dropna(subset=["verdict"])
+        )
         joined = verdicts[["item", "perturbation_class", "intensity", "verdict"]].merge(
-            key[["item", "generator", "lever_selected"]], on="item")
+            key[["item", "generator", "lever_selected"]], on="item"
+        )
         result["by_generator"] = {g: validity_rates(group) for g, group in joined.groupby("generator")}
         not_valid = joined[joined["verdict"] != VALID]
-        result["not_valid_by_lever"] = {str(k): int(v) for k, v in
-                                        not_valid.groupby("lever_selected").size().sort_values(ascending=False).items()}
+        result["not_valid_by_lever"] = {
+            str(k): int(v) for k, v in not_valid.groupby("lever_selected").size().sort_values(ascending=False).items()
+        }
     return result
 
 
@@ -266,8 +315,9 @@ def _print_rates(title: str, rates: dict) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m refusalbench.generation.review",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m refusalbench.generation.review", description=__doc__.split("\n\n")[0]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     p_hold = sub.add_parser("holdout", help="write the NQ pool questions no test or example uses")
     p_hold.add_argument("pool")
@@ -293,8 +343,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             Path(args.out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept), encoding="utf-8")
             print(json.dumps(counts, indent=2))
         elif args.command == "sample":
-            summary = sample(args.table, args.out, args.per_cell, args.seed, args.max_per_question, args.exclude,
-                             test_draws=not args.no_test_draws)
+            summary = sample(
+                args.table,
+                args.out,
+                args.per_cell,
+                args.seed,
+                args.max_per_question,
+                args.exclude,
+                test_draws=not args.no_test_draws,
+            )
             print(json.dumps(summary, indent=2))
         else:
             result = score(args.sheets, args.key)
@@ -302,8 +359,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 _print_rates(f"{path}: {entry['n_judged']} of {entry['n_rows']} items judged", entry["rates"])
             if "combined" in result:
                 c = result["combined"]
-                _print_rates(f"all sheets, strictest verdict per item ({c['n_items']} items, "
-                             f"{100 * (c['unanimous'] or 0):.0f} % unanimous)", c["rates"])
+                _print_rates(
+                    f"all sheets, strictest verdict per item ({c['n_items']} items, "
+                    f"{100 * (c['unanimous'] or 0):.0f} % unanimous)",
+                    c["rates"],
+                )
             if args.out:
                 out = Path(args.out)
                 out.mkdir(parents=True, exist_ok=True)

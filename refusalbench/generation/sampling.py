@@ -61,8 +61,13 @@ def stratified_sample(
         rng = random.Random(seed_for(seed, salt, name))
         chosen = _draw(group, per_stratum, per_generator, rng)
         if len(chosen) < per_generator:
-            log.warning("%s sample%s: only %d of the %d requested items are available", salt,
-                        f" for {name}" if name is not None else "", len(chosen), per_generator)
+            log.warning(
+                "%s sample%s: only %d of the %d requested items are available",
+                salt,
+                f" for {name}" if name is not None else "",
+                len(chosen),
+                per_generator,
+            )
         steps.update(chosen)
     out = pool[pool["candidate_id"].isin(steps)].copy()
     out["sampling_step"] = out["candidate_id"].map(steps)

@@ -32,9 +32,11 @@ from typing import Iterable, Optional, Sequence
 
 from refusalbench import taxonomy as tx
 
-STOP = frozenset("""a an the of in on at to for from by with and or but is are was were be been being it its this that
+STOP = frozenset(
+    """a an the of in on at to for from by with and or but is are was were be been being it its this that
 these those which who whom whose what when where why how do does did has have had as not no than then there their
-his her he she they them we you i also into over under about after before during between since until while""".split())
+his her he she they them we you i also into over under about after before during between since until while""".split()
+)
 SUFFIXES = r"(?:s|es|'s|a|e|ed|d|ing|er|ers|ian|ians|n|ns|ic|al)?"
 _WORD = re.compile(r"[\w'’-]+")
 _YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)")
@@ -65,7 +67,9 @@ def variant_pattern(answer: str) -> Optional[re.Pattern[str]]:
     parts = [re.escape(t) for t in tokens[:-1]]
     last = tokens[-1]
     if last.isalpha() and len(last) >= 4:
-        parts.append(re.escape(_stem(last)) + r"[a-z]{0,3}" if len(_stem(last)) >= 5 else re.escape(_stem(last)) + SUFFIXES)
+        parts.append(
+            re.escape(_stem(last)) + r"[a-z]{0,3}" if len(_stem(last)) >= 5 else re.escape(_stem(last)) + SUFFIXES
+        )
     else:
         parts.append(re.escape(last))
     return re.compile(r"(?<![\w])" + r"[\W_]+".join(parts) + r"(?![\w])")
@@ -100,8 +104,16 @@ def new_sentences(original: Sequence[str], perturbed: Sequence[str]) -> list[str
 class Candidate:
     """The texts a detector sees: class, intensity, queries, passages and answers."""
 
-    def __init__(self, cls: str, intensity: str, original_query: str, perturbed_query: str,
-                 original_passages: Sequence[str], perturbed_passages: Sequence[str], answers: Sequence[str]):
+    def __init__(
+        self,
+        cls: str,
+        intensity: str,
+        original_query: str,
+        perturbed_query: str,
+        original_passages: Sequence[str],
+        perturbed_passages: Sequence[str],
+        answers: Sequence[str],
+    ):
         self.cls, self.intensity = cls, intensity
         self.original_query, self.perturbed_query = str(original_query or ""), str(perturbed_query or "")
         self.original = [str(p) for p in original_passages]
@@ -187,20 +199,37 @@ def ambiguity_reads_as_contradiction(c: Candidate) -> Optional[str]:
 
 
 # question types of the original query and answers
-PAST_EVENT, QUANTITY, DEFINITION, PERSON, PLACE, DATE = "past event", "quantity", "definition", "person", "place", "date"
+PAST_EVENT, QUANTITY, DEFINITION, PERSON, PLACE, DATE = (
+    "past event",
+    "quantity",
+    "definition",
+    "person",
+    "place",
+    "date",
+)
 CHANGEABLE, CHOICE = "changeable state", "choice"
-_PAST = re.compile(r"^(?:when|what year|in what year|which year)\b.*\b(?:did|was|were)\b|\b(?:did|was|were|won|wrote|"
-                   r"died|invented|discovered|founded|built|signed|released|sang|played|became|began|ended|started)\b")
-_QUANTITY = re.compile(r"^(?:how (?:many|much|long|old|tall|far|big|high|deep|wide|fast)|what (?:is|was) the "
-                       r"(?:number|population|size|height|length|amount|cost|price))\b")
-_DEFINITION = re.compile(r"^(?:what (?:is|are|does|do) (?:an? |the )?[\w\s'-]+(?:mean|stand for)?$|define\b|meaning of\b)")
+_PAST = re.compile(
+    r"^(?:when|what year|in what year|which year)\b.*\b(?:did|was|were)\b|\b(?:did|was|were|won|wrote|"
+    r"died|invented|discovered|founded|built|signed|released|sang|played|became|began|ended|started)\b"
+)
+_QUANTITY = re.compile(
+    r"^(?:how (?:many|much|long|old|tall|far|big|high|deep|wide|fast)|what (?:is|was) the "
+    r"(?:number|population|size|height|length|amount|cost|price))\b"
+)
+_DEFINITION = re.compile(
+    r"^(?:what (?:is|are|does|do) (?:an? |the )?[\w\s'-]+(?:mean|stand for)?$|define\b|meaning of\b)"
+)
 # a state that can change over time: "who is the current ...", "how many ... are there", "what is the population"
-_CHANGEABLE = re.compile(r"\b(?:current(?:ly)?|now|today|present|latest|reigning|record|population|how many \w+(?: \w+)? "
-                         r"(?:are|is) (?:there|in)|who (?:is|are) the (?:\w+ )?(?:president|prime minister|ceo|leader|head|"
-                         r"coach|owner|chairman|governor|mayor|speaker|king|queen|champion|captain|host)s?)\b")
+_CHANGEABLE = re.compile(
+    r"\b(?:current(?:ly)?|now|today|present|latest|reigning|record|population|how many \w+(?: \w+)? "
+    r"(?:are|is) (?:there|in)|who (?:is|are) the (?:\w+ )?(?:president|prime minister|ceo|leader|head|"
+    r"coach|owner|chairman|governor|mayor|speaker|king|queen|champion|captain|host)s?)\b"
+)
 # an outcome someone chose: an election, an award, an appointment, a casting
-_CHOICE = re.compile(r"\b(?:won|win|wins|elected|appointed|chosen|selected|awarded|nominated|named|cast|drafted|picked|"
-                     r"decided|voted|hired|fired|replaced|succeeded)\b")
+_CHOICE = re.compile(
+    r"\b(?:won|win|wins|elected|appointed|chosen|selected|awarded|nominated|named|cast|drafted|picked|"
+    r"decided|voted|hired|fired|replaced|succeeded)\b"
+)
 
 
 def question_types(query: str, answers: Sequence[str]) -> set[str]:
@@ -217,7 +246,9 @@ def question_types(query: str, answers: Sequence[str]) -> set[str]:
         kinds.add(PERSON)
     if q.startswith("where "):
         kinds.add(PLACE)
-    if q.startswith(("when ", "what year", "in what year", "which year")) or any(_YEAR.fullmatch(a.strip()) for a in answers):
+    if q.startswith(("when ", "what year", "in what year", "which year")) or any(
+        _YEAR.fullmatch(a.strip()) for a in answers
+    ):
         kinds.add(DATE)
     if _CHANGEABLE.search(q):
         kinds.add(CHANGEABLE)
@@ -228,21 +259,43 @@ def question_types(query: str, answers: Sequence[str]) -> set[str]:
 
 # frame family → (pattern on the folded perturbed query, test of the question's kinds that it suits, why not)
 FRAMES = {
-    "forecast": (re.compile(r"\b(?:years? from now|in the (?:distant |far )?future|a century from now|will the answer be)\b"),
-                 lambda k: CHANGEABLE in k, "a forecast of something that does not change (a past event, a fixed fact)"),
-    "trend": (re.compile(r"\b(?:from decade to decade|decade by decade|over the past (?:century|hundred years)|changed over)\b"),
-              lambda k: CHANGEABLE in k or (QUANTITY in k and DATE not in k), "a trend over time for a single event or fact"),
-    "aggregate": (re.compile(r"\b(?:averaged over|in every country|worldwide average|typical answer|global average)\b"),
-                  lambda k: QUANTITY in k, "a worldwide average of something that is not a quantity"),
-    "aesthetic": (re.compile(r"\bmost beautiful\b"), lambda k: not k & {QUANTITY, DATE, DEFINITION},
-                  "an aesthetic judgement of a number, a date or a definition"),
-    "normative": (re.compile(r"\b(?:should the answer|ought to have been|should have been different)\b"),
-                  lambda k: CHOICE in k and not k & {DEFINITION, QUANTITY}, "an 'ought' about something nobody chose"),
-    "counterfactual": (re.compile(r"\b(?:had history taken|in an alternate history|if history had)\b"),
-                       lambda k: not k & {DEFINITION, QUANTITY}, "an alternate history of a definition or a measure"),
+    "forecast": (
+        re.compile(r"\b(?:years? from now|in the (?:distant |far )?future|a century from now|will the answer be)\b"),
+        lambda k: CHANGEABLE in k,
+        "a forecast of something that does not change (a past event, a fixed fact)",
+    ),
+    "trend": (
+        re.compile(
+            r"\b(?:from decade to decade|decade by decade|over the past (?:century|hundred years)|changed over)\b"
+        ),
+        lambda k: CHANGEABLE in k or (QUANTITY in k and DATE not in k),
+        "a trend over time for a single event or fact",
+    ),
+    "aggregate": (
+        re.compile(r"\b(?:averaged over|in every country|worldwide average|typical answer|global average)\b"),
+        lambda k: QUANTITY in k,
+        "a worldwide average of something that is not a quantity",
+    ),
+    "aesthetic": (
+        re.compile(r"\bmost beautiful\b"),
+        lambda k: not k & {QUANTITY, DATE, DEFINITION},
+        "an aesthetic judgement of a number, a date or a definition",
+    ),
+    "normative": (
+        re.compile(r"\b(?:should the answer|ought to have been|should have been different)\b"),
+        lambda k: CHOICE in k and not k & {DEFINITION, QUANTITY},
+        "an 'ought' about something nobody chose",
+    ),
+    "counterfactual": (
+        re.compile(r"\b(?:had history taken|in an alternate history|if history had)\b"),
+        lambda k: not k & {DEFINITION, QUANTITY},
+        "an alternate history of a definition or a measure",
+    ),
 }
-_ASIDE_WORDS = frozenset("question quiz pub friend school project topic subject mentioned recently asked wondering "
-                         "curious class homework trivia night week".split())
+_ASIDE_WORDS = frozenset(
+    "question quiz pub friend school project topic subject mentioned recently asked wondering "
+    "curious class homework trivia night week".split()
+)
 
 
 def frame_unsuitable(c: Candidate) -> Optional[str]:
@@ -263,9 +316,11 @@ def frame_unsuitable(c: Candidate) -> Optional[str]:
     return None
 
 
-_OPENERS = frozenset("""the a an in on at it this these those there however ultimately after before during when while as
+_OPENERS = frozenset(
+    """the a an in on at it this these those there however ultimately after before during when while as
 following although though originally initially later eventually today currently meanwhile his her their its he she they
-we some many most several both each one two three other another such since despite unlike""".split())
+we some many most several both each one two three other another such since despite unlike""".split()
+)
 _MID_CAPITAL = re.compile(r"\b(?:that|which|who|and|but|or|because|whether|if)\s+([A-Z][a-z]+)(?![\w'’-])(,?)\s*(\S*)")
 _LOWER_START = re.compile(r"^[\"'“‘(]*[a-z]")
 _LOWER_AFTER_STOP = re.compile(r"[.!?][\"'”’)\]]*\s+[a-z]\w*")
@@ -280,13 +335,16 @@ def broken_capitalisation(c: Candidate) -> Optional[str]:
     for s in texts:
         for m in _MID_CAPITAL.finditer(s):
             word, comma, nxt = m.groups()
-            if word.lower() in _OPENERS and (comma or not nxt[:1].isupper()) and not re.search(
-                    rf"(?<![.!?]\s)\b{word}\b", " ".join(c.original) + " " + c.original_query):
+            if (
+                word.lower() in _OPENERS
+                and (comma or not nxt[:1].isupper())
+                and not re.search(rf"(?<![.!?]\s)\b{word}\b", " ".join(c.original) + " " + c.original_query)
+            ):
                 return f"a capitalised '{word}' inside a sentence: {m.group(0)[:60]!r}"
         for m in _LOWER_AFTER_STOP.finditer(s):
-            token = s[:m.start() + 1].rsplit(" ", 1)[-1]
+            token = s[: m.start() + 1].rsplit(" ", 1)[-1]
             if not is_abbreviation(token) and not token.endswith("..") and m.group(0) not in " ".join(c.original):
-                return f"lower case after a full stop: {s[max(0, m.start() - 30):m.end() + 20]!r}"
+                return f"lower case after a full stop: {s[max(0, m.start() - 30) : m.end() + 20]!r}"
         if s is c.perturbed_query and _LOWER_START.match(c.original_query):
             continue  # a query written in lower case throughout (as NQ's are) is not broken
         if _LOWER_START.match(s) and not s.split(" ", 1)[0].lower().startswith(("e.g", "i.e", "c.")):
@@ -321,8 +379,15 @@ def insertion_in_quotation(c: Candidate) -> Optional[str]:
     return None
 
 
-DETECTORS = (answer_variant_survives, answer_uncontested, answer_in_both_readings, ambiguity_reads_as_contradiction,
-             frame_unsuitable, broken_capitalisation, insertion_in_quotation)
+DETECTORS = (
+    answer_variant_survives,
+    answer_uncontested,
+    answer_in_both_readings,
+    ambiguity_reads_as_contradiction,
+    frame_unsuitable,
+    broken_capitalisation,
+    insertion_in_quotation,
+)
 
 
 def detect(c: Candidate) -> list[tuple[str, str]]:

@@ -51,13 +51,17 @@ def check_assignment(mode: str, fixed_lever: Optional[str], catalogue) -> list[t
         return cells
     held = [(c, i) for c, i in cells if fixed_lever in catalogue.names(c, i)]
     if not held:
-        raise UserError(f"generators.fixed_lever {fixed_lever!r} is not a lever of any (class, intensity) cell of the "
-                        f"catalogue; use a name exactly as listed in levers/*.yaml.")
+        raise UserError(
+            f"generators.fixed_lever {fixed_lever!r} is not a lever of any (class, intensity) cell of the "
+            f"catalogue; use a name exactly as listed in levers/*.yaml."
+        )
     log.info("fixed lever %r: generating only its cell(s) %s", fixed_lever, held)
     return held
 
 
-def _round_robin(source_ids: Sequence[str], levers: Sequence[str], seed: int, generator: str, cell: tuple[str, str]) -> dict[str, str]:
+def _round_robin(
+    source_ids: Sequence[str], levers: Sequence[str], seed: int, generator: str, cell: tuple[str, str]
+) -> dict[str, str]:
     order = sorted(source_ids, key=lambda s: (seed_for(seed, "round_robin", generator, *cell, s), s))
     return {s: levers[k % len(levers)] for k, s in enumerate(order)}
 
@@ -217,6 +221,13 @@ def generation_tasks(cfg, base: pd.DataFrame, catalogue) -> tuple[list[Task], bo
     multi = is_multi_passage_table(base)
     rows = [plain_row(r) for r in base.to_dict(orient="records")]
     versions = {k: prompt_version(m, multi, catalogue) for k, m in panel.models.items()}
-    tasks = build_tasks(rows, versions, catalogue, panel.lever_assignment, panel.fixed_lever, cfg.seed,
-                        programmatic_levers(panel, catalogue, multi))
+    tasks = build_tasks(
+        rows,
+        versions,
+        catalogue,
+        panel.lever_assignment,
+        panel.fixed_lever,
+        cfg.seed,
+        programmatic_levers(panel, catalogue, multi),
+    )
     return tasks, multi

@@ -68,8 +68,10 @@ def validity_rates(frame: pd.DataFrame, verdict_col: str = "verdict", level: flo
         "medium_high": entry(judged[refused]),
         "by_class": {cls: entry(judged[judged["perturbation_class"] == cls]) for cls in tx.CLASSES},
         "by_intensity": {i: entry(judged[judged["intensity"] == i]) for i in tx.INTENSITIES},
-        "by_cell": {f"{cls}/{i}": entry(judged[(judged["perturbation_class"] == cls) & (judged["intensity"] == i)])
-                    for cls, i in tx.cells()},
+        "by_cell": {
+            f"{cls}/{i}": entry(judged[(judged["perturbation_class"] == cls) & (judged["intensity"] == i)])
+            for cls, i in tx.cells()
+        },
     }
 
 
@@ -80,17 +82,32 @@ def rates_table(rates: dict[str, Any]) -> pd.DataFrame:
     groups += [("intensity", i, e) for i, e in rates["by_intensity"].items()]
     rows = []
     for dimension, group, e in groups:
-        rows.append({"dimension": dimension, "group": group, "n": e["n"], "valid": e["valid"],
-                     "borderline": e["borderline"], "invalid": e["invalid"],
-                     "strict": e["strict"], "strict_low": e["strict_low"], "strict_high": e["strict_high"],
-                     "lenient": e["lenient"], "lenient_low": e["lenient_low"], "lenient_high": e["lenient_high"]})
+        rows.append(
+            {
+                "dimension": dimension,
+                "group": group,
+                "n": e["n"],
+                "valid": e["valid"],
+                "borderline": e["borderline"],
+                "invalid": e["invalid"],
+                "strict": e["strict"],
+                "strict_low": e["strict_low"],
+                "strict_high": e["strict_high"],
+                "lenient": e["lenient"],
+                "lenient_low": e["lenient_low"],
+                "lenient_high": e["lenient_high"],
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def markdown_table(rates: dict[str, Any]) -> str:
     """The rates as the Markdown table of docs/validity.md (strict and lenient with 95 % Wilson intervals)."""
-    lines = ["| group | n | V | B | I | strict valid (95 % CI) | lenient valid (95 % CI) |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| group | n | V | B | I | strict valid (95 % CI) | lenient valid (95 % CI) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+
     def with_interval(value, low, high) -> str:
         if value is None or pd.isna(value):
             return "–"

@@ -65,7 +65,7 @@ def leading_token(text: str) -> tuple[Optional[str], str]:
     m = _TOKEN.match(core)
     if not m:
         return None, core
-    return m.group(0), core[m.end():]
+    return m.group(0), core[m.end() :]
 
 
 def code_tokens(text: str) -> list[str]:

@@ -31,8 +31,14 @@ REASK = (
     "ask for, with no other text."
 )
 
-_ALIASES = {"score": "quality_score", "quality": "quality_score", "reason": "explanation",
-            "label": "classification", "factuality": "factuality_all", "raf": "factuality_relevant"}
+_ALIASES = {
+    "score": "quality_score",
+    "quality": "quality_score",
+    "reason": "explanation",
+    "label": "classification",
+    "factuality": "factuality_all",
+    "raf": "factuality_relevant",
+}
 
 
 class VerdictError(ValueError):
@@ -135,4 +141,3 @@ def format_references(answers: Sequence[Any]) -> list[str]:
     if isinstance(answers, str):
         answers = [answers]
     return [str(a).strip() for a in answers if a is not None and str(a).strip()]
-

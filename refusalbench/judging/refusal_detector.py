@@ -35,19 +35,88 @@ def _any(*alternatives: str) -> str:
     return "(?:" + "|".join(alternatives) + ")"
 
 
-_SOURCE = (r"(?:the\s+)?(?:given\s+|provided\s+|above\s+)?"
-           r"(?:passage|context|text|document|paragraph|article|source|information|data)s?")
-_SAY = _any("mention", "say", "state", "specify", "provide", "contain", "include", "give", "indicate", "address",
-            "tell", "discuss", "describe", "list", "reveal", "offer", "name", "identify", "clarify", "answer",
-            "support", "show", "cover") + "s?"
-_NOT = _any(r"does\s+not", "doesn't", r"do\s+not", "don't", r"did\s+not", "didn't", "never", r"fails?\s+to",
-            r"is\s+silent")
-_CANNOT = _any("cannot", r"can\s*not", "can't", r"could\s+not", "couldn't", r"am\s+unable\s+to", r"'m\s+unable\s+to",
-               r"am\s+not\s+able\s+to", r"unable\s+to", r"not\s+able\s+to", r"impossible\s+to", r"not\s+possible\s+to")
-_VERB_KNOW = _any("determine", "answer", "find", "tell", "say", "provide", "confirm", "identify", "verify", "know",
-                  "give", "help", "locate", "infer", "deduce", "conclude", "assist")
-_ABSENT = _any("mentioned", "specified", "stated", "provided", "given", "available", "included", "found", "addressed",
-               "indicated", "described", "known")
+_SOURCE = (
+    r"(?:the\s+)?(?:given\s+|provided\s+|above\s+)?"
+    r"(?:passage|context|text|document|paragraph|article|source|information|data)s?"
+)
+_SAY = (
+    _any(
+        "mention",
+        "say",
+        "state",
+        "specify",
+        "provide",
+        "contain",
+        "include",
+        "give",
+        "indicate",
+        "address",
+        "tell",
+        "discuss",
+        "describe",
+        "list",
+        "reveal",
+        "offer",
+        "name",
+        "identify",
+        "clarify",
+        "answer",
+        "support",
+        "show",
+        "cover",
+    )
+    + "s?"
+)
+_NOT = _any(
+    r"does\s+not", "doesn't", r"do\s+not", "don't", r"did\s+not", "didn't", "never", r"fails?\s+to", r"is\s+silent"
+)
+_CANNOT = _any(
+    "cannot",
+    r"can\s*not",
+    "can't",
+    r"could\s+not",
+    "couldn't",
+    r"am\s+unable\s+to",
+    r"'m\s+unable\s+to",
+    r"am\s+not\s+able\s+to",
+    r"unable\s+to",
+    r"not\s+able\s+to",
+    r"impossible\s+to",
+    r"not\s+possible\s+to",
+)
+_VERB_KNOW = _any(
+    "determine",
+    "answer",
+    "find",
+    "tell",
+    "say",
+    "provide",
+    "confirm",
+    "identify",
+    "verify",
+    "know",
+    "give",
+    "help",
+    "locate",
+    "infer",
+    "deduce",
+    "conclude",
+    "assist",
+)
+_ABSENT = _any(
+    "mentioned",
+    "specified",
+    "stated",
+    "provided",
+    "given",
+    "available",
+    "included",
+    "found",
+    "addressed",
+    "indicated",
+    "described",
+    "known",
+)
 
 _CUES = [
     # the source is silent
@@ -110,44 +179,114 @@ _CUES = [
 _CUE = re.compile("|".join(f"(?:{c})" for c in _CUES), re.IGNORECASE)
 
 _SOURCE_WORD = r"(?:passage|context|text|document)"
-_UNABLE = (r"(?:cannot|can't|unable\s+to|not\s+possible\s+to)\s+(?:\w+\s+){0,3}?"
-           r"(?:determine|tell|identify|answer|find|say)\b")
+_UNABLE = (
+    r"(?:cannot|can't|unable\s+to|not\s+possible\s+to)\s+(?:\w+\s+){0,3}?"
+    r"(?:determine|tell|identify|answer|find|say)\b"
+)
 # Reason words, most specific first; the first that matches picks the code.
 _REASONS = [
-    (PREMISE, _any("premise", "assum", "presuppos", r"incorrectly\s+states", r"false\s+(?:claim|statement)",
-                   r"(?:question|query)\s+(?:says|states|claims|suggests)\b.{0,100}"
-                   r"\bbut\s+the\s+(?:passage|context|text)")),
-    (AMBIGUOUS, _any("ambigu", r"unclear\s+which", r"which\s+one", r"could\s+(?:refer\s+to|mean)",
-                     r"(?:can't|cannot)\s+tell\s+which", r"do\s+you\s+mean",
-                     r"multiple\s+(?:possible\s+)?(?:interpretations|meanings|readings)",
-                     r"several\s+(?:people|persons|entities)",
-                     r"more\s+than\s+one\s+(?:person|meaning|interpretation)", r"which\s+(?:one\s+)?is\s+meant")),
-    (CONTRADICTORY, _any("contradict", "conflict", "inconsisten", "disagree", r"two\s+different",
-                         r"in\s+one\s+place\b.{0,60}\bin\s+another")),
-    (GRANULARITY, _any("granular", r"too\s+(?:general|specific|broad|vague|coarse)", r"level\s+of\s+detail",
-                       r"exact\s+(?:year|date|number|figure|day)", "precise", r"specific\s+day",
-                       r"(?:only\s+(?:gives|provides|mentions|states)|(?:gives|provides|mentions|states)\s+only)"
-                       r"\s+the\s+(?:decade|century|year|country|region|total)",
-                       r"only\s+(?:lists|gives|provides|mentions|states|reports)\b.{0,80}\bnot\s+(?:the\s+)?"
-                       r"(?:figure|exact|specific|precise|number|date|year|amount)")),
-    (NONFACTUAL, _any("opinion", "subjective", r"value\s+judg", "predict", "future", "hypothetical", "speculat",
-                      r"personal\s+preference", "moral", r"matter\s+of\s+taste")),
-    (MISSING, _any(rf"{_UNABLE}.*\b{_SOURCE_WORD}", rf"{_SOURCE_WORD}\b.*{_UNABLE}", r"enough\s+information",
-                   rf"{_SOURCE_WORD}\b.*(?:cannot|can't)\s+be\s+(?:established|determined|found|answered)",
-                   rf"nothing\s+in\s+the\s+{_SOURCE_WORD}",
-                   r"says\s+nothing", r"never\s+(?:say|mention|state|give|specifie|provide)s?",
-                   r"not\s+(?:\w+\s+)?(?:mentioned|specified|stated|provided|given|available|included|found)",
-                   r"does\s+not\s+(?:\w+\s+)?(?:mention|say|state|specify|provide|contain|include|give)",
-                   "doesn't", r"no\s+(?:specific\s+)?(?:information|details?|data|mention)", r"not\s+enough",
-                   "insufficient", "missing", r"(?:could|can)\s*(?:not|n't)\s+find", "silent", r"unknown\s+from")),
+    (
+        PREMISE,
+        _any(
+            "premise",
+            "assum",
+            "presuppos",
+            r"incorrectly\s+states",
+            r"false\s+(?:claim|statement)",
+            r"(?:question|query)\s+(?:says|states|claims|suggests)\b.{0,100}"
+            r"\bbut\s+the\s+(?:passage|context|text)",
+        ),
+    ),
+    (
+        AMBIGUOUS,
+        _any(
+            "ambigu",
+            r"unclear\s+which",
+            r"which\s+one",
+            r"could\s+(?:refer\s+to|mean)",
+            r"(?:can't|cannot)\s+tell\s+which",
+            r"do\s+you\s+mean",
+            r"multiple\s+(?:possible\s+)?(?:interpretations|meanings|readings)",
+            r"several\s+(?:people|persons|entities)",
+            r"more\s+than\s+one\s+(?:person|meaning|interpretation)",
+            r"which\s+(?:one\s+)?is\s+meant",
+        ),
+    ),
+    (
+        CONTRADICTORY,
+        _any(
+            "contradict",
+            "conflict",
+            "inconsisten",
+            "disagree",
+            r"two\s+different",
+            r"in\s+one\s+place\b.{0,60}\bin\s+another",
+        ),
+    ),
+    (
+        GRANULARITY,
+        _any(
+            "granular",
+            r"too\s+(?:general|specific|broad|vague|coarse)",
+            r"level\s+of\s+detail",
+            r"exact\s+(?:year|date|number|figure|day)",
+            "precise",
+            r"specific\s+day",
+            r"(?:only\s+(?:gives|provides|mentions|states)|(?:gives|provides|mentions|states)\s+only)"
+            r"\s+the\s+(?:decade|century|year|country|region|total)",
+            r"only\s+(?:lists|gives|provides|mentions|states|reports)\b.{0,80}\bnot\s+(?:the\s+)?"
+            r"(?:figure|exact|specific|precise|number|date|year|amount)",
+        ),
+    ),
+    (
+        NONFACTUAL,
+        _any(
+            "opinion",
+            "subjective",
+            r"value\s+judg",
+            "predict",
+            "future",
+            "hypothetical",
+            "speculat",
+            r"personal\s+preference",
+            "moral",
+            r"matter\s+of\s+taste",
+        ),
+    ),
+    (
+        MISSING,
+        _any(
+            rf"{_UNABLE}.*\b{_SOURCE_WORD}",
+            rf"{_SOURCE_WORD}\b.*{_UNABLE}",
+            r"enough\s+information",
+            rf"{_SOURCE_WORD}\b.*(?:cannot|can't)\s+be\s+(?:established|determined|found|answered)",
+            rf"nothing\s+in\s+the\s+{_SOURCE_WORD}",
+            r"says\s+nothing",
+            r"never\s+(?:say|mention|state|give|specifie|provide)s?",
+            r"not\s+(?:\w+\s+)?(?:mentioned|specified|stated|provided|given|available|included|found)",
+            r"does\s+not\s+(?:\w+\s+)?(?:mention|say|state|specify|provide|contain|include|give)",
+            "doesn't",
+            r"no\s+(?:specific\s+)?(?:information|details?|data|mention)",
+            r"not\s+enough",
+            "insufficient",
+            "missing",
+            r"(?:could|can)\s*(?:not|n't)\s+find",
+            "silent",
+            r"unknown\s+from",
+        ),
+    ),
 ]
 _REASON = [(code, re.compile(pattern, re.IGNORECASE)) for code, pattern in _REASONS]
 
 # An answer statement: the output gives an answer despite a cue in another clause.
 _ANSWER_AFTER = re.compile(
-    _any(r"\bthe\s+answer\s+is\s+(?!not\b|unknown|unclear|uncertain|n't)", r"(?:^|\n)\s*answer:\s*\S",
-         r"\bbut\s+(?:his|her|its|their)\s+(?:\w+\s+){0,3}?(?:is|was|are|were)\b",
-         r"however,?\s+(?:it|the\s+\w+)\s+(?:is|was|were)\s+\S", r"\bhowever,?\s+[^.?!]*\d"),
+    _any(
+        r"\bthe\s+answer\s+is\s+(?!not\b|unknown|unclear|uncertain|n't)",
+        r"(?:^|\n)\s*answer:\s*\S",
+        r"\bbut\s+(?:his|her|its|their)\s+(?:\w+\s+){0,3}?(?:is|was|are|were)\b",
+        r"however,?\s+(?:it|the\s+\w+)\s+(?:is|was|were)\s+\S",
+        r"\bhowever,?\s+[^.?!]*\d",
+    ),
     re.IGNORECASE,
 )
 _NEGATED_CODE = re.compile(

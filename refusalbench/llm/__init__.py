@@ -21,5 +21,13 @@ from refusalbench.llm.completion import CallSpec, Completion  # noqa: E402
 from refusalbench.llm.estimate import format_estimate  # noqa: E402
 from refusalbench.llm.retry import CallError, RetryPolicy  # noqa: E402
 
-__all__ = ["LLMLayer", "CallSpec", "Completion", "CallError", "RetryPolicy", "ResponseCache", "CACHE_SCHEMA_VERSION",
-           "format_estimate"]
+__all__ = [
+    "LLMLayer",
+    "CallSpec",
+    "Completion",
+    "CallError",
+    "RetryPolicy",
+    "ResponseCache",
+    "CACHE_SCHEMA_VERSION",
+    "format_estimate",
+]

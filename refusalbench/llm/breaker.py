@@ -24,14 +24,14 @@ TRIP_ROUNDS = {"connection": 3, "refused": 3, "overload": 8}
 
 _ADVICE = {
     "connection": "nothing answers there. Check that the server is running and listening at that address "
-                  "(model.api_base, including the port and the /v1 path) and that no firewall or proxy is in "
-                  "the way.",
+    "(model.api_base, including the port and the /v1 path) and that no firewall or proxy is in "
+    "the way.",
     "refused": "the server answers but refuses every request. Check the API key (the environment variable "
-               "named by model.api_key_env), that the key may use this model, that model.name is a model the "
-               "server serves (GET {address}/models lists them), and the account's quota.",
+    "named by model.api_key_env), that the key may use this model, that model.name is a model the "
+    "server serves (GET {address}/models lists them), and the account's quota.",
     "overload": "every request times out or fails with a server error, even at concurrency 1 with longer "
-                "deadlines. Check the server's log and load; raise model.timeout for a slow model or lower "
-                "model.max_concurrency.",
+    "deadlines. Check the server's log and load; raise model.timeout for a slow model or lower "
+    "model.max_concurrency.",
 }
 
 
@@ -78,7 +78,10 @@ class CircuitBreaker:
             advice = _ADVICE[category].format(address=self.address)
             self.tripped = EndpointUnavailable(
                 f"Model {model!r} at {self.address} is unavailable: {self.rounds} rounds of requests in a row "
-                f"failed (last: {detail or err}); {advice}", self.address, category)
+                f"failed (last: {detail or err}); {advice}",
+                self.address,
+                category,
+            )
 
     def check(self) -> None:
         """Raise the trip error if the breaker has tripped."""

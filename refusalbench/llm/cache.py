@@ -88,7 +88,11 @@ class ResponseCache:
                 self._made.add(folder)
             # the request text is already canonical JSON: splice it in rather than re-encode it
             text = '{"schema":%d,"key":"%s","response":%s}\n{"request":%s}\n' % (
-                CACHE_SCHEMA_VERSION, key, canonical_json(response), canonical_request)
+                CACHE_SCHEMA_VERSION,
+                key,
+                canonical_json(response),
+                canonical_request,
+            )
             tmp = folder / f".{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
             with open(tmp, "w", encoding="utf-8") as fh:
                 fh.write(text)

@@ -38,8 +38,16 @@ log = logging.getLogger(__name__)
 
 #: a request that timed out is retried with its deadline doubled, up to this multiple of model.timeout
 MAX_DEADLINE_FACTOR = 4.0
-_RESPONSE_FIELDS = ("text", "reasoning", "finish_reason", "input_tokens", "output_tokens", "reasoning_tokens",
-                    "latency_s", "cost_usd")
+_RESPONSE_FIELDS = (
+    "text",
+    "reasoning",
+    "finish_reason",
+    "input_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+    "latency_s",
+    "cost_usd",
+)
 
 
 class _RunStats:
@@ -62,8 +70,15 @@ class LLMLayer:
     managed servers and writes ``usage.json`` into `run_dir`).
     """
 
-    def __init__(self, cache_cfg: CacheConfig, run_dir: str | Path | None = None, dry_run: bool = False, *,
-                 retry_policy: Optional[RetryPolicy] = None, progress: Optional[bool] = None) -> None:
+    def __init__(
+        self,
+        cache_cfg: CacheConfig,
+        run_dir: str | Path | None = None,
+        dry_run: bool = False,
+        *,
+        retry_policy: Optional[RetryPolicy] = None,
+        progress: Optional[bool] = None,
+    ) -> None:
         self.cache = ResponseCache(cache_cfg.dir, cache_cfg.mode)
         self.run_dir = Path(run_dir) if run_dir is not None else None
         self.dry_run = dry_run
@@ -80,13 +95,15 @@ class LLMLayer:
         self._loop: Optional[asyncio.AbstractEventLoop] = None
 
     # ---- public API ------------------------------------------------------------------------------
-    def run(self, model_cfg: ModelConfig, specs: Iterable[CallSpec], role: str,
-            desc: Optional[str] = None) -> list[Completion]:
+    def run(
+        self, model_cfg: ModelConfig, specs: Iterable[CallSpec], role: str, desc: Optional[str] = None
+    ) -> list[Completion]:
         """Complete every spec (same order as given); see `arun`."""
         return self._run_sync(self.arun(model_cfg, specs, role, desc))
 
-    async def arun(self, model_cfg: ModelConfig, specs: Iterable[CallSpec], role: str,
-                   desc: Optional[str] = None) -> list[Completion]:
+    async def arun(
+        self, model_cfg: ModelConfig, specs: Iterable[CallSpec], role: str, desc: Optional[str] = None
+    ) -> list[Completion]:
         """Complete every spec with bounded concurrency; never raises for a per-item failure."""
         route = self._route(model_cfg)
         cfg = route.cfg
@@ -129,17 +146,25 @@ class LLMLayer:
                 try:
                     await _all_or_none(worker() for _ in range(n_workers))
                 except EndpointUnavailable as exc:
-                    raise EndpointUnavailable(f"{exc} {_progress_note(stats, len(specs))}", exc.address,
-                                              exc.category) from None
+                    raise EndpointUnavailable(
+                        f"{exc} {_progress_note(stats, len(specs))}", exc.address, exc.category
+                    ) from None
                 log.info("%s at %s: %s", cfg.id, endpoint.address, endpoint.describe())
         finally:
             bar.close()
         if self.dry_run:
             log.info("%s: dry run, %d calls estimated (no model called)", desc or f"{role} {cfg.id}", len(specs))
         else:
-            log.info("%s: %d calls: %d ok (%d cached, %d truncated), %d failed, %d retries",
-                     desc or f"{role} {cfg.id}", stats.done, stats.done - stats.failed, stats.cached,
-                     stats.truncated, stats.failed, stats.retries)
+            log.info(
+                "%s: %d calls: %d ok (%d cached, %d truncated), %d failed, %d retries",
+                desc or f"{role} {cfg.id}",
+                stats.done,
+                stats.done - stats.failed,
+                stats.cached,
+                stats.truncated,
+                stats.failed,
+                stats.retries,
+            )
         return results  # type: ignore[return-value]
 
     async def acomplete(self, model_cfg: ModelConfig, spec: CallSpec, role: str) -> Completion:
@@ -203,8 +228,10 @@ class LLMLayer:
     # ---- preparation -----------------------------------------------------------------------------
     def _route(self, cfg: ModelConfig) -> Route:
         if not dataclasses.is_dataclass(cfg) or not isinstance(cfg, ModelConfig):
-            raise UserError(f"The model-call layer needs a ModelConfig, got {type(cfg).__name__}; "
-                            "convert Hydra configs with OmegaConf.to_object first.")
+            raise UserError(
+                f"The model-call layer needs a ModelConfig, got {type(cfg).__name__}; "
+                "convert Hydra configs with OmegaConf.to_object first."
+            )
         ident = canonical_json(dataclasses.asdict(cfg))
         with self._lock:
             route = self._routes.get(ident)
@@ -251,8 +278,10 @@ class LLMLayer:
             try:
                 from refusalbench.llm.managed import start_managed
             except ImportError as exc:
-                raise UserError(f"Model {cfg.id!r} uses backend {cfg.backend!r}, but the managed-server module "
-                                f"refusalbench.llm.managed is not available ({exc}).") from exc
+                raise UserError(
+                    f"Model {cfg.id!r} uses backend {cfg.backend!r}, but the managed-server module "
+                    f"refusalbench.llm.managed is not available ({exc})."
+                ) from exc
             log.info("starting %s server for model %s", cfg.backend, cfg.id)
             if self.run_dir is not None:
                 self.run_dir.mkdir(parents=True, exist_ok=True)
@@ -275,8 +304,16 @@ class LLMLayer:
                 log.warning("could not stop a managed server cleanly: %s", exc)
 
     # ---- one call --------------------------------------------------------------------------------
-    async def _call(self, route: Route, role: str, spec: CallSpec, key: str, text: str, endpoint: Endpoint,
-                    stats: Optional[_RunStats]) -> Completion:
+    async def _call(
+        self,
+        route: Route,
+        role: str,
+        spec: CallSpec,
+        key: str,
+        text: str,
+        endpoint: Endpoint,
+        stats: Optional[_RunStats],
+    ) -> Completion:
         from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
         cfg = route.cfg
@@ -285,14 +322,23 @@ class LLMLayer:
         deadline = cfg.timeout
 
         def before_sleep(state: Any) -> None:
-            log.debug("model %s: %s; retry %d/%d", cfg.id, scrub(state.outcome.exception(), secrets),
-                      state.attempt_number, cfg.max_retries)
+            log.debug(
+                "model %s: %s; retry %d/%d",
+                cfg.id,
+                scrub(state.outcome.exception(), secrets),
+                state.attempt_number,
+                cfg.max_retries,
+            )
             if stats is not None:
                 stats.retries += 1
 
-        retrying = AsyncRetrying(stop=stop_after_attempt(cfg.max_retries + 1), wait=self.retry_policy.wait,
-                                 retry=retry_if_exception(lambda e: isinstance(e, CallError) and e.retryable),
-                                 before_sleep=before_sleep, reraise=True)
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(cfg.max_retries + 1),
+            wait=self.retry_policy.wait,
+            retry=retry_if_exception(lambda e: isinstance(e, CallError) and e.retryable),
+            before_sleep=before_sleep,
+            reraise=True,
+        )
         try:
             async for attempt in retrying:
                 with attempt:
@@ -322,10 +368,18 @@ class LLMLayer:
         reasoning = reply["reasoning"]
         if think:
             reasoning = f"{reasoning}\n{think}" if reasoning else think
-        c = Completion(key=spec.key, text=answer, reasoning=reasoning, finish_reason=reply["finish_reason"],
-                       input_tokens=reply["input_tokens"], output_tokens=reply["output_tokens"],
-                       reasoning_tokens=reply["reasoning_tokens"], latency_s=round(latency, 4),
-                       cost_usd=reply["cost_usd"], truncated=is_truncated(answer, reply["finish_reason"]))
+        c = Completion(
+            key=spec.key,
+            text=answer,
+            reasoning=reasoning,
+            finish_reason=reply["finish_reason"],
+            input_tokens=reply["input_tokens"],
+            output_tokens=reply["output_tokens"],
+            reasoning_tokens=reply["reasoning_tokens"],
+            latency_s=round(latency, 4),
+            cost_usd=reply["cost_usd"],
+            truncated=is_truncated(answer, reply["finish_reason"]),
+        )
         if answer.strip() and c.finish_reason != "content_filter":
             self.cache.put(key, text, {f: getattr(c, f) for f in _RESPONSE_FIELDS})
         self._ledger.record(cfg.id, cfg.name, role, c, retries=failures)
@@ -335,8 +389,9 @@ class LLMLayer:
         if route.transport == "http":
             return await self._http.call(route, spec.messages, spec.response_format, api_key, deadline)
         # LiteLLM's own timeout plus a margin; cancelling the task closes its connection
-        return await asyncio.wait_for(litellm_call(route, spec.messages, spec.response_format, api_key, deadline),
-                                      deadline + 5.0)
+        return await asyncio.wait_for(
+            litellm_call(route, spec.messages, spec.response_format, api_key, deadline), deadline + 5.0
+        )
 
     def _failed(self, route: Route, role: str, spec: CallSpec, message: str, retries: int, kind: str) -> Completion:
         cfg = route.cfg
@@ -352,8 +407,9 @@ class LLMLayer:
     def _from_cache(self, route: Route, role: str, spec: CallSpec, hit: dict) -> Completion:
         values = {f: hit.get(f) for f in _RESPONSE_FIELDS}
         values["text"] = values["text"] or ""
-        c = Completion(key=spec.key, cached=True, truncated=is_truncated(values["text"], values["finish_reason"]),
-                       **values)
+        c = Completion(
+            key=spec.key, cached=True, truncated=is_truncated(values["text"], values["finish_reason"]), **values
+        )
         self._ledger.record(route.cfg.id, route.cfg.name, role, c)
         return c
 
@@ -363,10 +419,12 @@ class LLMLayer:
         n_out = expected_output(route, spec.expected_output_tokens)
         cost = estimate_cost(route, n_in, n_out)
         cfg = route.cfg
-        self._ledger.record_estimate(cfg.id, cfg.name, role, cached=cached, input_tokens=n_in, output_tokens=n_out,
-                                     cost_usd=cost)
-        return Completion(key=spec.key, error="dry_run", cached=cached, input_tokens=n_in, output_tokens=n_out,
-                          cost_usd=cost)
+        self._ledger.record_estimate(
+            cfg.id, cfg.name, role, cached=cached, input_tokens=n_in, output_tokens=n_out, cost_usd=cost
+        )
+        return Completion(
+            key=spec.key, error="dry_run", cached=cached, input_tokens=n_in, output_tokens=n_out, cost_usd=cost
+        )
 
     # ---- event loop and progress -----------------------------------------------------------------
     def _run_sync(self, coro: Any) -> Any:
@@ -417,14 +475,18 @@ async def _all_or_none(coros: Iterable[Any]) -> None:
 
 
 def _progress_note(stats: _RunStats, total: int) -> str:
-    return (f"This stage stopped with {stats.done - stats.failed} of {total} calls answered ({stats.cached} from "
-            "the cache); every answered call is cached, so running the same command again resumes from there.")
+    return (
+        f"This stage stopped with {stats.done - stats.failed} of {total} calls answered ({stats.cached} from "
+        "the cache); every answered call is cached, so running the same command again resumes from there."
+    )
 
 
 def _postfix(bar: Any, stats: _RunStats) -> None:
     if not bar.disable:
-        bar.set_postfix({"done": stats.done, "cached": stats.cached, "failed": stats.failed, "retries": stats.retries},
-                        refresh=False)
+        bar.set_postfix(
+            {"done": stats.done, "cached": stats.cached, "failed": stats.failed, "retries": stats.retries},
+            refresh=False,
+        )
 
 
 async def _close_litellm_clients() -> None:

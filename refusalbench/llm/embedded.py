@@ -35,21 +35,46 @@ def default_threads() -> int:
     return available_cpus()
 
 
-def build_command(model_file: Path, served_name: str, address_file: Path, *, context_size: int,
-                  threads: Optional[int], parallel: int) -> list[str]:
+def build_command(
+    model_file: Path, served_name: str, address_file: Path, *, context_size: int, threads: Optional[int], parallel: int
+) -> list[str]:
     """The child command line (run by path in isolated mode, so no package ``__init__`` is imported)."""
     threads = threads or default_threads()
     poll = BUSY_POLL if threads < available_cpus() else 0
-    return [sys.executable, "-I", str(Path(llamacpp_child.__file__).resolve()),
-            "--model", str(model_file), "--alias", served_name, "--host", "127.0.0.1", "--port", "0",
-            "--address-file", str(address_file), "--ctx-size", str(context_size),
-            "--threads", str(threads), "--parallel", str(parallel), "--poll", str(poll)]
+    return [
+        sys.executable,
+        "-I",
+        str(Path(llamacpp_child.__file__).resolve()),
+        "--model",
+        str(model_file),
+        "--alias",
+        served_name,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--address-file",
+        str(address_file),
+        "--ctx-size",
+        str(context_size),
+        "--threads",
+        str(threads),
+        "--parallel",
+        str(parallel),
+        "--poll",
+        str(poll),
+    ]
 
 
 def server_key(model_file: Path, model_cfg) -> str:
     """What makes two uses the same server: the file and every setting the server is started with."""
-    ident = {"file": str(Path(model_file).resolve()), "name": model_cfg.name, "ctx": model_cfg.context_size,
-             "threads": model_cfg.threads or default_threads(), "parallel": model_cfg.max_concurrency}
+    ident = {
+        "file": str(Path(model_file).resolve()),
+        "name": model_cfg.name,
+        "ctx": model_cfg.context_size,
+        "threads": model_cfg.threads or default_threads(),
+        "parallel": model_cfg.max_concurrency,
+    }
     return "embedded-" + hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -62,8 +87,10 @@ def start(model_cfg, log_dir: Optional[Path] = None) -> SharedServer:
     except (ImportError, ValueError):
         found = False
     if not found:
-        raise UserError("The embedded backend needs the xllamacpp package (the llama.cpp runtime); install it with "
-                        "`pip install xllamacpp` or reinstall refusalbench.")
+        raise UserError(
+            "The embedded backend needs the xllamacpp package (the llama.cpp runtime); install it with "
+            "`pip install xllamacpp` or reinstall refusalbench."
+        )
     model_file = resolve_model_file(model_cfg)
 
     def launch(state_path: Path, lock_path: Path) -> ManagedServer:
@@ -77,10 +104,17 @@ def _launch(model_cfg, model_file: Path, log_dir: Optional[Path], supervisor_arg
     os.close(fd)
     address_file = Path(address_name)
     address_file.unlink()  # the child creates it when it listens
-    cmd = build_command(model_file, model_cfg.name, address_file, context_size=model_cfg.context_size,
-                        threads=model_cfg.threads, parallel=model_cfg.max_concurrency)
-    server = ManagedServer(cmd, kind="embedded", log_path=new_log_path("embedded", log_dir), grace_s=10.0,
-                           supervisor_args=supervisor_args)
+    cmd = build_command(
+        model_file,
+        model_cfg.name,
+        address_file,
+        context_size=model_cfg.context_size,
+        threads=model_cfg.threads,
+        parallel=model_cfg.max_concurrency,
+    )
+    server = ManagedServer(
+        cmd, kind="embedded", log_path=new_log_path("embedded", log_dir), grace_s=10.0, supervisor_args=supervisor_args
+    )
 
     def discover() -> Optional[str]:
         try:

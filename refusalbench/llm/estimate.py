@@ -60,13 +60,27 @@ def estimate_table(summary: dict[str, Any]) -> dict[str, Any]:
     for pair in summary["model_roles"]:
         if not pair["estimate_calls"]:
             continue
-        rows.append({"model": pair["model"], "role": pair["role"], "calls": pair["estimate_calls"],
-                     "cached": pair["estimate_cached"], "input_tokens": pair["estimate_input_tokens"],
-                     "output_tokens": pair["estimate_output_tokens"], "cost_usd": pair["estimate_cost_usd"]})
+        rows.append(
+            {
+                "model": pair["model"],
+                "role": pair["role"],
+                "calls": pair["estimate_calls"],
+                "cached": pair["estimate_cached"],
+                "input_tokens": pair["estimate_input_tokens"],
+                "output_tokens": pair["estimate_output_tokens"],
+                "cost_usd": pair["estimate_cost_usd"],
+            }
+        )
     t = summary["total"]
-    total = {"model": "total", "role": "", "calls": t["estimate_calls"], "cached": t["estimate_cached"],
-             "input_tokens": t["estimate_input_tokens"], "output_tokens": t["estimate_output_tokens"],
-             "cost_usd": t["estimate_cost_usd"]}
+    total = {
+        "model": "total",
+        "role": "",
+        "calls": t["estimate_calls"],
+        "cached": t["estimate_cached"],
+        "input_tokens": t["estimate_input_tokens"],
+        "output_tokens": t["estimate_output_tokens"],
+        "cost_usd": t["estimate_cost_usd"],
+    }
     unpriced = [r["model"] for r in rows if r["cost_usd"] is None and r["calls"] > r["cached"]]
     return {"columns": columns, "rows": rows, "total": total, "unpriced_models": sorted(set(unpriced))}
 

@@ -184,8 +184,10 @@ class Endpoint:
         lim = self.limit
         slots = f", the server reports {self.server_slots} slots" if self.server_slots else ""
         if lim.decreases:
-            return (f"concurrency settled at {lim.current} (configured {self.configured}{slots}; lowest "
-                    f"{max(1, int(lim.lowest))}, {lim.decreases} back-offs)")
+            return (
+                f"concurrency settled at {lim.current} (configured {self.configured}{slots}; lowest "
+                f"{max(1, int(lim.lowest))}, {lim.decreases} back-offs)"
+            )
         return f"concurrency stayed at {lim.current} (configured {self.configured}{slots})"
 
 

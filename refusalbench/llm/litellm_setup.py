@@ -35,8 +35,14 @@ def import_litellm() -> Any:
     litellm.telemetry = False
     litellm.disable_hf_tokenizer_download = True  # token counting must not reach the hub
     litellm.drop_params = False  # an unsupported parameter is a recorded error, not silently dropped
-    for name in ("callbacks", "success_callback", "failure_callback", "_async_success_callback",
-                 "_async_failure_callback", "input_callback"):
+    for name in (
+        "callbacks",
+        "success_callback",
+        "failure_callback",
+        "_async_success_callback",
+        "_async_failure_callback",
+        "input_callback",
+    ):
         if isinstance(getattr(litellm, name, None), list):
             getattr(litellm, name).clear()
     for logger_name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm"):

@@ -50,7 +50,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--alias", default="local", help="model name the server answers to")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0: a free port chosen by the OS")
-    parser.add_argument("--address-file", help="write {\"base_url\": ...} here once listening")
+    parser.add_argument("--address-file", help='write {"base_url": ...} here once listening')
     parser.add_argument("--ctx-size", type=int, default=4096, help="context tokens per request slot")
     parser.add_argument("--threads", type=int, required=True)
     parser.add_argument("--poll", type=int, default=50, help="busy-wait level 0-100 between work items (0: sleep)")

@@ -21,5 +21,7 @@ def start_managed(model_cfg, log_dir: Optional[Path] = None):
         from refusalbench.llm import vllm_server
 
         return vllm_server.start(model_cfg, log_dir=log_dir)
-    raise UserError(f"Model {model_cfg.id!r} has backend={model_cfg.backend!r}; only 'embedded' and 'vllm_managed' "
-                    f"models are started by the run.")
+    raise UserError(
+        f"Model {model_cfg.id!r} has backend={model_cfg.backend!r}; only 'embedded' and 'vllm_managed' "
+        f"models are started by the run."
+    )

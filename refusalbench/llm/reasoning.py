@@ -58,8 +58,13 @@ class MappedRequest:
     notes: list[str] = field(default_factory=list)  # adjustments worth one log line per model
 
 
-def map_request(family: str, reasoning: ReasoningConfig, temperature: Optional[float], top_p: Optional[float],
-                max_tokens: Optional[int]) -> MappedRequest:
+def map_request(
+    family: str,
+    reasoning: ReasoningConfig,
+    temperature: Optional[float],
+    top_p: Optional[float],
+    max_tokens: Optional[int],
+) -> MappedRequest:
     """Apply the provider mapping of `reasoning` to the sampling parameters."""
     m = MappedRequest(temperature, top_p, max_tokens)
     budget, effort, allowance = reasoning.budget_tokens, reasoning.effort, reasoning.answer_allowance
@@ -81,9 +86,12 @@ def map_request(family: str, reasoning: ReasoningConfig, temperature: Optional[f
     elif family == "openai_reasoning":
         if effort is None and budget is not None:
             effort = _effort_for_budget(budget)
-            m.notes.append(f"reasoning budget {budget} sent as reasoning_effort={effort!r} (OpenAI reasoning models "
-                           "take an effort, not a token budget" + ("; thinking cannot be switched off" if budget == 0
-                                                                    else "") + ")")
+            m.notes.append(
+                f"reasoning budget {budget} sent as reasoning_effort={effort!r} (OpenAI reasoning models "
+                "take an effort, not a token budget"
+                + ("; thinking cannot be switched off" if budget == 0 else "")
+                + ")"
+            )
         if effort is not None:
             m.params["reasoning_effort"] = effort
         if m.temperature is not None or m.top_p is not None:
@@ -122,7 +130,7 @@ def split_think(text: str) -> tuple[str, Optional[str]]:
         return "", None
     stripped = text.lstrip()
     if stripped.startswith(_OPEN):
-        body = stripped[len(_OPEN):]
+        body = stripped[len(_OPEN) :]
         if _CLOSE not in body:
             return "", body.strip() or None
         reasoning, _, answer = body.partition(_CLOSE)

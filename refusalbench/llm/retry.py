@@ -24,17 +24,32 @@ _RETRYABLE_STATUS = {408, 409, 425, 429}
 _QUOTA = re.compile(r"insufficient_quota|exceeded your current quota|quota exceeded|billing", re.I)
 _CONTEXT = re.compile(r"context.{0,20}(length|window)|maximum context|too many tokens|prompt is too long", re.I)
 _STATUS_NAMES = {
-    400: "BadRequestError", 401: "AuthenticationError", 403: "PermissionDeniedError", 404: "NotFoundError",
-    408: "Timeout", 422: "UnprocessableEntityError", 429: "RateLimitError", 500: "InternalServerError",
-    502: "BadGatewayError", 503: "ServiceUnavailableError", 504: "Timeout",
+    400: "BadRequestError",
+    401: "AuthenticationError",
+    403: "PermissionDeniedError",
+    404: "NotFoundError",
+    408: "Timeout",
+    422: "UnprocessableEntityError",
+    429: "RateLimitError",
+    500: "InternalServerError",
+    502: "BadGatewayError",
+    503: "ServiceUnavailableError",
+    504: "Timeout",
 }
 
 
 class CallError(Exception):
     """A classified failure of one model call."""
 
-    def __init__(self, kind: str, message: str, *, status: Optional[int] = None, retryable: bool = False,
-                 retry_after: Optional[float] = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        status: Optional[int] = None,
+        retryable: bool = False,
+        retry_after: Optional[float] = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -74,8 +89,9 @@ def http_error(status: int, message: str, headers: Optional[Mapping[str, str]] =
     retryable = status in _RETRYABLE_STATUS or status >= 500
     if status == 429 and _QUOTA.search(message):
         retryable = False
-    return CallError(kind, message, status=status, retryable=retryable,
-                     retry_after=parse_retry_after(headers) if headers else None)
+    return CallError(
+        kind, message, status=status, retryable=retryable, retry_after=parse_retry_after(headers) if headers else None
+    )
 
 
 def parse_retry_after(headers: Mapping[str, str]) -> Optional[float]:
@@ -130,8 +146,9 @@ def classify(exc: BaseException) -> CallError:
     litellm = sys.modules.get("litellm")
     if litellm is not None and isinstance(exc, litellm.BudgetExceededError):
         return CallError(name, message)
-    if litellm is not None and isinstance(exc, (litellm.ContextWindowExceededError,
-                                                litellm.ContentPolicyViolationError)):
+    if litellm is not None and isinstance(
+        exc, (litellm.ContextWindowExceededError, litellm.ContentPolicyViolationError)
+    ):
         return CallError(name, message, status=400)
     openai = sys.modules.get("openai")
     if openai is not None:

@@ -32,8 +32,7 @@ NOT_MODEL_BACKENDS = ("programmatic", "structural")
 OPENAI_COMPATIBLE_PREFIXES = ("openai", "hosted_vllm", "openai_like", "custom_openai")
 LOCAL_DUMMY_KEY = "EMPTY"
 # LiteLLM kwargs the layer sets itself; extra_params may not override them
-_RESERVED = {"model", "messages", "api_base", "base_url", "api_key", "timeout", "num_retries", "max_retries",
-             "stream"}
+_RESERVED = {"model", "messages", "api_base", "base_url", "api_key", "timeout", "num_retries", "max_retries", "stream"}
 
 
 def litellm_providers() -> set[str]:
@@ -94,10 +93,12 @@ class Route:
 
     def request_key(self, spec: CallSpec) -> tuple[str, str]:
         """(cache key, canonical request text) for one call; a malformed spec is a UserError."""
-        if not isinstance(spec.messages, list) or not spec.messages or not all(
-                isinstance(m, dict) and "role" in m for m in spec.messages):
-            raise UserError(f"CallSpec {spec.key!r}: messages must be a non-empty list of {{'role', 'content'}} "
-                            "dicts.")
+        if (
+            not isinstance(spec.messages, list)
+            or not spec.messages
+            or not all(isinstance(m, dict) and "role" in m for m in spec.messages)
+        ):
+            raise UserError(f"CallSpec {spec.key!r}: messages must be a non-empty list of {{'role', 'content'}} dicts.")
         response_format_param(spec.response_format)
         payload = dict(self.key_base)
         payload["messages"] = spec.messages
@@ -113,9 +114,11 @@ class Route:
         if env:
             value = os.environ.get(env)
             if not value:
-                raise UserError(f"Model {self.cfg.id!r} takes its API key from the environment variable {env}, "
-                                "which is not set. Export it (keys are never read from config files) or set "
-                                "model.api_key_env=null for a server that needs no key.")
+                raise UserError(
+                    f"Model {self.cfg.id!r} takes its API key from the environment variable {env}, "
+                    "which is not set. Export it (keys are never read from config files) or set "
+                    "model.api_key_env=null for a server that needs no key."
+                )
             return value
         if self.openai_compatible:
             return LOCAL_DUMMY_KEY
@@ -135,8 +138,10 @@ def response_format_param(fmt: Any) -> Any:
 def build_route(cfg: ModelConfig) -> Route:
     """Resolve provider, transport, mapped parameters and the cache-key base for `cfg`."""
     if cfg.backend in NOT_MODEL_BACKENDS:
-        raise UserError(f"Model {cfg.id!r} has backend {cfg.backend!r}, which is not a model call: the stage must "
-                        "handle it itself instead of sending it to the model-call layer.")
+        raise UserError(
+            f"Model {cfg.id!r} has backend {cfg.backend!r}, which is not a model call: the stage must "
+            "handle it itself instead of sending it to the model-call layer."
+        )
     transport_setting = getattr(cfg, "transport", "auto") or "auto"
     managed = cfg.backend in MANAGED_BACKENDS
     api_base = cfg.api_base.rstrip("/") if cfg.api_base else None
@@ -155,8 +160,10 @@ def build_route(cfg: ModelConfig) -> Route:
         mapped.notes.append("seed not sent: Anthropic models take no seed")
         seed = None
     if transport_setting == "http" and not openai_compatible:
-        raise UserError(f"Model {cfg.id!r} sets transport=http, which only reaches OpenAI-compatible servers "
-                        "(an api_base with an openai/ or hosted_vllm/ route, or a managed backend).")
+        raise UserError(
+            f"Model {cfg.id!r} sets transport=http, which only reaches OpenAI-compatible servers "
+            "(an api_base with an openai/ or hosted_vllm/ route, or a managed backend)."
+        )
     transport = "litellm" if transport_setting == "litellm" or not openai_compatible else "http"
     extra = {k: v for k, v in cfg.extra_params.items() if k != "extra_body"}
     bad = sorted(set(extra) & _RESERVED)
@@ -178,14 +185,35 @@ def build_route(cfg: ModelConfig) -> Route:
         "reasoning": {"params": mapped.params, "body": mapped.body},
         "extra_params": cfg.extra_params,
     }
-    return Route(cfg=cfg, litellm_model=litellm_model, wire_model=wire, api_base=None if managed else api_base,
-                 openai_compatible=openai_compatible, family=family, transport=transport, mapped=mapped, seed=seed,
-                 priced=not openai_compatible, key_base=key_base, extra=extra, extra_body=extra_body,
-                 bound=not managed)
+    return Route(
+        cfg=cfg,
+        litellm_model=litellm_model,
+        wire_model=wire,
+        api_base=None if managed else api_base,
+        openai_compatible=openai_compatible,
+        family=family,
+        transport=transport,
+        mapped=mapped,
+        seed=seed,
+        priced=not openai_compatible,
+        key_base=key_base,
+        extra=extra,
+        extra_body=extra_body,
+        bound=not managed,
+    )
 
 
 def server_identity(cfg: ModelConfig) -> str:
     """What makes two managed-server configs the same server (sampling settings do not)."""
-    keep = ("backend", "name", "path", "gguf_source", "context_size", "threads", "serve_args", "startup_timeout",
-            "api_key_env")
+    keep = (
+        "backend",
+        "name",
+        "path",
+        "gguf_source",
+        "context_size",
+        "threads",
+        "serve_args",
+        "startup_timeout",
+        "api_key_env",
+    )
     return canonical_json({k: getattr(cfg, k) for k in keep})

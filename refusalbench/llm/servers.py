@@ -65,8 +65,16 @@ def log_tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
 class ManagedServer:
     """A server child process group; use :func:`start_managed` to create one."""
 
-    def __init__(self, cmd: Sequence[str], *, kind: str, log_path: Path, grace_s: float = 10.0,
-                 env: Optional[dict] = None, supervisor_args: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        cmd: Sequence[str],
+        *,
+        kind: str,
+        log_path: Path,
+        grace_s: float = 10.0,
+        env: Optional[dict] = None,
+        supervisor_args: Sequence[str] = (),
+    ) -> None:
         self.kind = kind
         self.cmd = list(cmd)
         self.log_path = log_path
@@ -76,19 +84,36 @@ class ManagedServer:
         self.startup_s: Optional[float] = None
         self._lock = threading.Lock()
         self._stopped = False
-        supervisor = [sys.executable, "-I", str(Path(__file__).with_name("supervisor.py").resolve()),
-                      "--parent", str(os.getpid()), *supervisor_args, "--"]
+        supervisor = [
+            sys.executable,
+            "-I",
+            str(Path(__file__).with_name("supervisor.py").resolve()),
+            "--parent",
+            str(os.getpid()),
+            *supervisor_args,
+            "--",
+        ]
         with open(log_path, "ab") as logf:
-            self.proc = subprocess.Popen(supervisor + self.cmd, stdin=subprocess.DEVNULL, stdout=logf,
-                                         stderr=subprocess.STDOUT, start_new_session=True, env=env)
+            self.proc = subprocess.Popen(
+                supervisor + self.cmd,
+                stdin=subprocess.DEVNULL,
+                stdout=logf,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                env=env,
+            )
         self.pgid = self.proc.pid  # the supervisor leads its own session and process group
         atexit.register(self.stop)
         log.info("started %s server (pid %d): %s; log %s", kind, self.proc.pid, " ".join(self.cmd), log_path)
 
     # ---- readiness -----------------------------------------------------------------------------
-    def wait_ready(self, timeout: float, base_url: Optional[str] = None,
-                   discover: Optional[Callable[[], Optional[str]]] = None,
-                   served_name: Optional[str] = None) -> ManagedServer:
+    def wait_ready(
+        self,
+        timeout: float,
+        base_url: Optional[str] = None,
+        discover: Optional[Callable[[], Optional[str]]] = None,
+        served_name: Optional[str] = None,
+    ) -> ManagedServer:
         """Block until ``/health`` and ``/v1/models`` answer; stop the server and raise on failure.
 
         ``base_url`` is the server root (``http://127.0.0.1:PORT``); ``discover`` returns it once the
@@ -100,8 +125,13 @@ class ManagedServer:
             self.stop()  # a failed or interrupted start leaves nothing running
             raise
 
-    def _wait_ready(self, timeout: float, base_url: Optional[str], discover: Optional[Callable[[], Optional[str]]],
-                    served_name: Optional[str]) -> ManagedServer:
+    def _wait_ready(
+        self,
+        timeout: float,
+        base_url: Optional[str],
+        discover: Optional[Callable[[], Optional[str]]],
+        served_name: Optional[str],
+    ) -> ManagedServer:
         from refusalbench.errors import UserError
 
         start = time.monotonic()
@@ -110,8 +140,10 @@ class ManagedServer:
         while True:
             if self.proc.poll() is not None:
                 self.stop()
-                raise UserError(f"The {self.kind} model server exited with code {self.proc.returncode} before it was "
-                                f"ready. Last lines of its log ({self.log_path}):\n{log_tail(self.log_path)}")
+                raise UserError(
+                    f"The {self.kind} model server exited with code {self.proc.returncode} before it was "
+                    f"ready. Last lines of its log ({self.log_path}):\n{log_tail(self.log_path)}"
+                )
             if base_url is None and discover is not None:
                 base_url = discover()
             if base_url is not None:
@@ -124,14 +156,21 @@ class ManagedServer:
                         self.served_name = served_name or (ids[0] if ids else "")
                         self.api_base = f"{base_url}/v1"
                         self.startup_s = time.monotonic() - start
-                        log.info("%s server ready at %s serving %r after %.1f s", self.kind, self.api_base,
-                                 self.served_name, self.startup_s)
+                        log.info(
+                            "%s server ready at %s serving %r after %.1f s",
+                            self.kind,
+                            self.api_base,
+                            self.served_name,
+                            self.startup_s,
+                        )
                         return self
             if time.monotonic() >= deadline:
                 self.stop()
-                raise UserError(f"The {self.kind} model server did not become ready within {timeout:g} s "
-                                f"(model.startup_timeout); it was stopped. Last lines of its log ({self.log_path}):\n"
-                                f"{log_tail(self.log_path)}")
+                raise UserError(
+                    f"The {self.kind} model server did not become ready within {timeout:g} s "
+                    f"(model.startup_timeout); it was stopped. Last lines of its log ({self.log_path}):\n"
+                    f"{log_tail(self.log_path)}"
+                )
             time.sleep(POLL_S)
 
     # ---- lifecycle -----------------------------------------------------------------------------

@@ -97,8 +97,12 @@ class SharedServer:
                 users.remove(os.getpid())
             if users:
                 write_state(state_path, {**state, "users": users})
-                log.info("left the shared %s server at %s running for %d other user(s)", state["kind"],
-                         self.api_base, len(users))
+                log.info(
+                    "left the shared %s server at %s running for %d other user(s)",
+                    state["kind"],
+                    self.api_base,
+                    len(users),
+                )
                 return
             state_path.unlink(missing_ok=True)
         # outside the lock: the supervisor may be waiting for it while the server stops
@@ -137,8 +141,11 @@ def acquire(key: str, kind: str, launch: Callable[[Path, Path], ManagedServer]) 
     state_path, lock_path = _paths(key)
     with locked(lock_path):
         state = read_state(state_path)
-        if state is not None and pid_alive(state["pgid"]) and http_get_json(
-                state["api_base"].rsplit("/v1", 1)[0] + "/health") is not None:
+        if (
+            state is not None
+            and pid_alive(state["pgid"])
+            and http_get_json(state["api_base"].rsplit("/v1", 1)[0] + "/health") is not None
+        ):
             state["users"] = [p for p in state["users"] if pid_alive(p)] + [os.getpid()]
             write_state(state_path, state)
             log.info("using the shared %s server at %s (%d users)", kind, state["api_base"], len(state["users"]))
@@ -147,7 +154,12 @@ def acquire(key: str, kind: str, launch: Callable[[Path, Path], ManagedServer]) 
             state_path.unlink(missing_ok=True)
         server = launch(state_path, lock_path)
         atexit.unregister(server.stop)  # other processes may still use it when this one exits
-        state = {"kind": kind, "api_base": server.api_base, "served_name": server.served_name,
-                 "pgid": server.pgid, "users": [os.getpid()]}
+        state = {
+            "kind": kind,
+            "api_base": server.api_base,
+            "served_name": server.served_name,
+            "pgid": server.pgid,
+            "users": [os.getpid()],
+        }
         write_state(state_path, state)
         return SharedServer(key, state, server)

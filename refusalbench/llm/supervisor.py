@@ -60,8 +60,8 @@ def users_gone(state_path: str, lock_path: str) -> bool:
 def supervise(argv: Sequence[str]) -> int:
     """Run ``argv`` after ``--parent PID [--users STATE --lock LOCK] --``; stop the group when unowned."""
     args = list(argv)
-    cmd = args[args.index("--") + 1:]
-    args = args[:args.index("--")]
+    cmd = args[args.index("--") + 1 :]
+    args = args[: args.index("--")]
     parent = int(args[args.index("--parent") + 1])
     state = args[args.index("--users") + 1] if "--users" in args else None
     lock = args[args.index("--lock") + 1] if "--lock" in args else None

@@ -62,8 +62,9 @@ def parse_openai_reply(data: Any) -> dict[str, Any]:
         if content is not None and not isinstance(content, str):
             raise TypeError("content is not a string")
     except (KeyError, IndexError, TypeError, AttributeError) as exc:
-        raise CallError("MalformedResponseError", f"reply has no usable choices[0].message ({exc})",
-                        retryable=True) from None
+        raise CallError(
+            "MalformedResponseError", f"reply has no usable choices[0].message ({exc})", retryable=True
+        ) from None
     usage = data.get("usage") or {}
     details = usage.get("completion_tokens_details") or {}
     return {
@@ -106,8 +107,9 @@ class HttpTransport:
             return session
         return entry[1]
 
-    async def call(self, route: Route, messages: list, response_format: Any, api_key: Optional[str],
-                   timeout: float) -> dict[str, Any]:
+    async def call(
+        self, route: Route, messages: list, response_format: Any, api_key: Optional[str], timeout: float
+    ) -> dict[str, Any]:
         import aiohttp
 
         connect_timeout = _connect_timeout_type()
@@ -125,11 +127,15 @@ class HttpTransport:
                 raw = await resp.read()
                 status, resp_headers = resp.status, resp.headers
         except aiohttp.ClientConnectorError as exc:
-            raise CallError("APIConnectionError", f"cannot connect to {route.api_base} ({exc.os_error})",
-                            retryable=True) from None
+            raise CallError(
+                "APIConnectionError", f"cannot connect to {route.api_base} ({exc.os_error})", retryable=True
+            ) from None
         except connect_timeout:
-            raise CallError("APIConnectionError", f"no connection to {route.api_base} within "
-                            f"{min(timeout, CONNECT_TIMEOUT_S):g} s", retryable=True) from None
+            raise CallError(
+                "APIConnectionError",
+                f"no connection to {route.api_base} within {min(timeout, CONNECT_TIMEOUT_S):g} s",
+                retryable=True,
+            ) from None
         except (asyncio.TimeoutError, TimeoutError):
             raise CallError("Timeout", f"no reply within {timeout:g} s", retryable=True) from None
         except aiohttp.ClientError as exc:
@@ -169,21 +175,32 @@ class HttpTransport:
         self._sessions = {k: v for k, v in self._sessions.items() if not v[0].is_closed()}
 
 
-async def litellm_call(route: Route, messages: list, response_format: Any, api_key: Optional[str],
-                       timeout: float) -> dict[str, Any]:
+async def litellm_call(
+    route: Route, messages: list, response_format: Any, api_key: Optional[str], timeout: float
+) -> dict[str, Any]:
     """One ``litellm.acompletion`` call (LiteLLM's own retries off: the layer retries)."""
     from refusalbench.llm.litellm_setup import import_litellm
 
     litellm = import_litellm()
     m = route.mapped
-    kwargs: dict[str, Any] = {"model": route.litellm_model, "messages": messages, "timeout": timeout,
-                              "num_retries": 0, "max_retries": 0}
+    kwargs: dict[str, Any] = {
+        "model": route.litellm_model,
+        "messages": messages,
+        "timeout": timeout,
+        "num_retries": 0,
+        "max_retries": 0,
+    }
     if route.api_base:
         kwargs["api_base"] = route.api_base
     if api_key:
         kwargs["api_key"] = api_key
-    for name, value in (("temperature", m.temperature), ("top_p", m.top_p), ("max_tokens", m.max_tokens),
-                        ("seed", route.seed), ("response_format", response_format_param(response_format))):
+    for name, value in (
+        ("temperature", m.temperature),
+        ("top_p", m.top_p),
+        ("max_tokens", m.max_tokens),
+        ("seed", route.seed),
+        ("response_format", response_format_param(response_format)),
+    ):
         if value is not None:
             kwargs[name] = value
     kwargs.update(m.params)

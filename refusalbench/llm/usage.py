@@ -16,8 +16,21 @@ from typing import Any, Optional
 
 from refusalbench.llm.completion import Completion
 
-_COUNTERS = ("calls", "cached", "failed", "truncated", "retries", "input_tokens", "output_tokens", "reasoning_tokens",
-             "unpriced_calls", "estimate_calls", "estimate_cached", "estimate_input_tokens", "estimate_output_tokens")
+_COUNTERS = (
+    "calls",
+    "cached",
+    "failed",
+    "truncated",
+    "retries",
+    "input_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+    "unpriced_calls",
+    "estimate_calls",
+    "estimate_cached",
+    "estimate_input_tokens",
+    "estimate_output_tokens",
+)
 _FLOATS = ("latency_s",)
 _OPTIONAL_COSTS = ("cost_usd", "cached_cost_usd", "estimate_cost_usd")
 
@@ -49,8 +62,11 @@ class UsageLedger:
         if None not in rows:
             return rows  # type: ignore[return-value]
         self._names.setdefault(model_id, model_name)
-        return (self._models.setdefault(model_id, _empty()), self._roles.setdefault(role, _empty()),
-                self._models.setdefault(pair, _empty()))
+        return (
+            self._models.setdefault(model_id, _empty()),
+            self._roles.setdefault(role, _empty()),
+            self._models.setdefault(pair, _empty()),
+        )
 
     def record(self, model_id: str, model_name: str, role: str, c: Completion, retries: int = 0) -> None:
         """Add one finished call (fresh, cached or failed)."""
@@ -75,8 +91,17 @@ class UsageLedger:
                     row["unpriced_calls"] += 1
                 _add_cost(row, "cost_usd", c.cost_usd)
 
-    def record_estimate(self, model_id: str, model_name: str, role: str, *, cached: bool, input_tokens: int,
-                        output_tokens: int, cost_usd: Optional[float]) -> None:
+    def record_estimate(
+        self,
+        model_id: str,
+        model_name: str,
+        role: str,
+        *,
+        cached: bool,
+        input_tokens: int,
+        output_tokens: int,
+        cost_usd: Optional[float],
+    ) -> None:
         """Add one dry-run estimate (a cached call costs nothing)."""
         with self._lock:
             for row in self._rows(model_id, model_name, role):
@@ -92,8 +117,11 @@ class UsageLedger:
         """``{"models": {id: totals}, "roles": {role: totals}, "model_roles": [...], "total": totals}``."""
         with self._lock:
             models = {k: {"name": self._names[k], **v} for k, v in self._models.items() if "\x00" not in k}
-            pairs = [{"model": k.split("\x00")[0], "role": k.split("\x00")[1], **v}
-                     for k, v in self._models.items() if "\x00" in k]
+            pairs = [
+                {"model": k.split("\x00")[0], "role": k.split("\x00")[1], **v}
+                for k, v in self._models.items()
+                if "\x00" in k
+            ]
             roles = {k: dict(v) for k, v in self._roles.items()}
         total = _empty()
         for row in models.values():

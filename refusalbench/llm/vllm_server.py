@@ -36,7 +36,7 @@ def serve_model_name(name: str) -> str:
     """The model argument of ``vllm serve``: ``model.name`` without a LiteLLM route prefix."""
     for prefix in ROUTE_PREFIXES:
         if name.startswith(prefix):
-            return name[len(prefix):]
+            return name[len(prefix) :]
     return name
 
 
@@ -57,14 +57,24 @@ def vllm_executable() -> list[str]:
         return [found]
     if installed:
         return [sys.executable, "-m", "vllm.entrypoints.cli.main"]
-    raise UserError("backend=vllm_managed needs vLLM, which is not installed in this environment. Install the optional "
-                    "extra with `pip install 'refusalbench[vllm]'` (Linux with a CUDA GPU), or serve the model "
-                    "elsewhere and use model=vllm_served with model.api_base pointing at it.")
+    raise UserError(
+        "backend=vllm_managed needs vLLM, which is not installed in this environment. Install the optional "
+        "extra with `pip install 'refusalbench[vllm]'` (Linux with a CUDA GPU), or serve the model "
+        "elsewhere and use model=vllm_served with model.api_base pointing at it."
+    )
 
 
 def build_command(model_cfg, port: int) -> list[str]:
-    return [*vllm_executable(), "serve", serve_model_name(model_cfg.name), "--host", "127.0.0.1",
-            "--port", str(port), *[str(a) for a in model_cfg.serve_args]]
+    return [
+        *vllm_executable(),
+        "serve",
+        serve_model_name(model_cfg.name),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        *[str(a) for a in model_cfg.serve_args],
+    ]
 
 
 def _served_name_arg(serve_args: list) -> Optional[str]:
@@ -84,5 +94,8 @@ def start(model_cfg, log_dir: Optional[Path] = None):
     port = free_port()
     cmd = build_command(model_cfg, port)
     server = ManagedServer(cmd, kind="vllm", log_path=new_log_path("vllm", log_dir), grace_s=STOP_GRACE_S)
-    return server.wait_ready(model_cfg.startup_timeout, base_url=f"http://127.0.0.1:{port}",
-                             served_name=_served_name_arg(model_cfg.serve_args))
+    return server.wait_ready(
+        model_cfg.startup_timeout,
+        base_url=f"http://127.0.0.1:{port}",
+        served_name=_served_name_arg(model_cfg.serve_args),
+    )

@@ -28,7 +28,9 @@ _CANONICAL = {"perturbation_class": CLASSES, "intensity": INTENSITIES}
 
 def _factorize(values) -> tuple[np.ndarray, list[str]]:
     codes, uniques = pd.factorize(np.asarray(values, dtype=object), use_na_sentinel=False)
-    return codes.astype(np.intp), [MISSING if u is None or (not isinstance(u, str) and pd.isna(u)) else str(u) for u in uniques]
+    return codes.astype(np.intp), [
+        MISSING if u is None or (not isinstance(u, str) and pd.isna(u)) else str(u) for u in uniques
+    ]
 
 
 def _keys(rows: pd.DataFrame, dim: str):
@@ -146,4 +148,6 @@ def response_distribution(p: Prepared) -> dict[str, dict]:
     """How many items fall in each of the eight response categories (they partition the items)."""
     counts = np.bincount(p.outcome_code, minlength=len(OUTCOMES))
     n = len(p.outcome_code)
-    return {cat: {"count": int(counts[i]), "share": float(counts[i]) / n if n else None} for i, cat in enumerate(OUTCOMES)}
+    return {
+        cat: {"count": int(counts[i]), "share": float(counts[i]) / n if n else None} for i, cat in enumerate(OUTCOMES)
+    }

@@ -19,7 +19,13 @@ from refusalbench.metrics.intervals import group_sums, paired_difference
 from refusalbench.metrics.prepare import prepare
 
 METRICS = {m.name: m for m in HEADLINE}
-DEFAULT_COMPARED = ("refusal_accuracy", "answer_accuracy", "calibrated_refusal_score", "detection_f1", "category_accuracy")
+DEFAULT_COMPARED = (
+    "refusal_accuracy",
+    "answer_accuracy",
+    "calibrated_refusal_score",
+    "detection_f1",
+    "category_accuracy",
+)
 
 
 def _metric_fn(metric: Metric, names: Sequence[str]):
@@ -93,7 +99,9 @@ def compare_runs(
     out: dict[str, dict] = {}
     for name in metric_names:
         m = _lookup(name)
-        if reason is None and (metrics_a.get(name, {}).get("value") is None or metrics_b.get(name, {}).get("value") is None):
+        if reason is None and (
+            metrics_a.get(name, {}).get("value") is None or metrics_b.get(name, {}).get("value") is None
+        ):
             out[name] = {"difference": None, "reason": f"{name} is undefined for one of the runs"}
             continue
         if reason is not None:

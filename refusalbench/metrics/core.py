@@ -18,11 +18,17 @@ from typing import Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from refusalbench.errors import UserError
 from refusalbench.metrics import calibration as cal
 from refusalbench.metrics import official
 from refusalbench.metrics.breakdowns import breakdowns, confusion_matrix, response_distribution
-from refusalbench.errors import UserError
-from refusalbench.metrics.definitions import HEADLINE, MULTI_PASSAGE, REFUSAL_RATE_BY_INTENSITY, Metric, undefined_reason
+from refusalbench.metrics.definitions import (
+    HEADLINE,
+    MULTI_PASSAGE,
+    REFUSAL_RATE_BY_INTENSITY,
+    Metric,
+    undefined_reason,
+)
 from refusalbench.metrics.intervals import group_sums, percentile_interval, resample_counts, wilson
 from refusalbench.metrics.prepare import RULE, RULE_ID, Prepared, prepare
 

@@ -57,7 +57,9 @@ class Metric:
         return self.successes is not None
 
 
-def _proportion(name: str, num: Callable[[Get], np.ndarray], den: Callable[[Get], np.ndarray], undefined: str, **kw) -> Metric:
+def _proportion(
+    name: str, num: Callable[[Get], np.ndarray], den: Callable[[Get], np.ndarray], undefined: str, **kw
+) -> Metric:
     return Metric(name, lambda g: ratio(num(g), den(g)), den, undefined, successes=num, **kw)
 
 
@@ -90,7 +92,10 @@ HEADLINE: tuple[Metric, ...] = (
         "no unanswerable items and no refusals",
     ),
     _proportion(
-        "category_accuracy", lambda g: g("unans_correct"), lambda g: g("unans_refusal"), "no correctly detected refusals (refusals on unanswerable items)"
+        "category_accuracy",
+        lambda g: g("unans_correct"),
+        lambda g: g("unans_refusal"),
+        "no correctly detected refusals (refusals on unanswerable items)",
     ),
     Metric(
         "hierarchical_refusal_score",
@@ -121,7 +126,13 @@ MULTI_PASSAGE: tuple[Metric, ...] = tuple(
         ("raf_eligible", "mp_raf_eligible"),
     )
 ) + (
-    _proportion("raf_flag_on_answered", lambda g: g("mp_raf_flag"), lambda g: g("ans_attempt"), "no answer attempts on answerable items", requires=("mp_raf_flag",)),
+    _proportion(
+        "raf_flag_on_answered",
+        lambda g: g("mp_raf_flag"),
+        lambda g: g("ans_attempt"),
+        "no answer attempts on answerable items",
+        requires=("mp_raf_flag",),
+    ),
     Metric(
         "hybrid_score",
         lambda g: ratio(g("mp_raf_flag") + g("unans_correct"), g("n")),
@@ -150,21 +161,23 @@ REFUSAL_RATE_BY_INTENSITY: tuple[Metric, ...] = tuple(
 )
 
 #: Metrics reported for every group of a breakdown (point estimate + Wilson; no bootstrap).
-BREAKDOWN: tuple[Metric, ...] = tuple(
-    m
-    for m in HEADLINE
-    if m.name
-    in (
-        "answer_accuracy",
-        "refusal_accuracy",
-        "false_refusal_rate",
-        "missed_refusal_rate",
-        "detection_f1",
-        "category_accuracy",
-        "calibrated_refusal_score",
+BREAKDOWN: tuple[Metric, ...] = (
+    tuple(
+        m
+        for m in HEADLINE
+        if m.name
+        in (
+            "answer_accuracy",
+            "refusal_accuracy",
+            "false_refusal_rate",
+            "missed_refusal_rate",
+            "detection_f1",
+            "category_accuracy",
+            "calibrated_refusal_score",
+        )
     )
-) + (_proportion("refusal_rate", _refusals, lambda g: g("n"), "no items"),) + tuple(
-    m for m in MULTI_PASSAGE if m.name in ("raf_flag", "raf_eligible")
+    + (_proportion("refusal_rate", _refusals, lambda g: g("n"), "no items"),)
+    + tuple(m for m in MULTI_PASSAGE if m.name in ("raf_flag", "raf_eligible"))
 )
 
 

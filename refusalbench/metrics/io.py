@@ -36,7 +36,9 @@ def save_metrics(metrics: dict, path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(jsonable(metrics), indent=1, allow_nan=False, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.write_text(
+        json.dumps(jsonable(metrics), indent=1, allow_nan=False, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     tmp.replace(path)
     return path
 

@@ -26,7 +26,6 @@ from refusalbench.taxonomy import (
     UNSCORED,
 )
 
-
 _PREDICTED: dict[str, str] = {
     **CODE_NAMES,
     "ANSWER_ATTEMPT": ANSWER_ATTEMPT,
@@ -41,7 +40,6 @@ _GROUND_TRUTH: dict[str, str] = {
     **{label: label for label in GROUND_TRUTH_LABELS},
     **{short: long for short, long in SHORT_CODES.items() if long in CLASS_TO_CODE.values()},
 }
-
 
 
 def _clean(value) -> str:

@@ -39,22 +39,33 @@ def score_by_model(
 ) -> dict[str, dict]:
     """Metrics per model (and per reasoning budget when a model has several) → {name: metrics}."""
     labels = labels.reset_index(drop=True)
-    model = labels["model"].astype(object).where(labels["model"].notna(), default_model) if "model" in labels else pd.Series([default_model] * len(labels))
-    budget = labels["reasoning_budget"].map(_budget) if "reasoning_budget" in labels else pd.Series([None] * len(labels))
+    model = (
+        labels["model"].astype(object).where(labels["model"].notna(), default_model)
+        if "model" in labels
+        else pd.Series([default_model] * len(labels))
+    )
+    budget = (
+        labels["reasoning_budget"].map(_budget) if "reasoning_budget" in labels else pd.Series([None] * len(labels))
+    )
     keys = pd.DataFrame({"model": model.astype(str), "budget": budget.astype(object)})
     results: dict[str, dict] = {}
     for name, idx in keys.groupby("model", sort=True).groups.items():
         sub = keys.loc[idx]
         budgets = sorted({b for b in sub["budget"] if b is not None})
         split = len(budgets) > 1
-        parts = sub.groupby(sub["budget"].map(lambda b: -1 if b is None else b), sort=True).groups.items() if split else [(None, idx)]
+        parts = (
+            sub.groupby(sub["budget"].map(lambda b: -1 if b is None else b), sort=True).groups.items()
+            if split
+            else [(None, idx)]
+        )
         for b, part in parts:
             b = None if b is None or b == -1 else int(b)
             label = f"{name} [budget {b}]" if split else str(name)
             run_budget = b if split else (budgets[0] if budgets else None)
             run_meta = {**(meta or {}), "model": str(name), "reasoning_budget": run_budget}
-            results[label] = compute_metrics(labels.loc[part], n_resamples, seed, level, correct_score, run_meta,
-                                            convention=convention)
+            results[label] = compute_metrics(
+                labels.loc[part], n_resamples, seed, level, correct_score, run_meta, convention=convention
+            )
     return results
 
 
@@ -65,7 +76,11 @@ def combine(results: dict[str, dict], meta: Optional[dict] = None) -> dict:
     ranked = sorted(results, key=lambda k: -(results[k].get("refusal_accuracy", {}).get("value") or -1.0))
     best = ranked[0]
     paired = {name: {"reference": best, **compare_runs(results[name], results[best])} for name in ranked[1:]}
-    return {"models": results, "paired_differences": paired, "meta": {**(meta or {}), "models": list(results), "reference_model": best}}
+    return {
+        "models": results,
+        "paired_differences": paired,
+        "meta": {**(meta or {}), "models": list(results), "reference_model": best},
+    }
 
 
 def split(metrics: dict) -> dict[str, dict]:

@@ -141,27 +141,53 @@ def _p(name, num, den, **kw) -> Metric:
 
 HEADLINE: tuple[Metric, ...] = (
     _p("answer_accuracy", lambda g: g("off_ans_correct"), lambda g: g("off_n_ans"), needs_quality=True),
-    Metric("refusal_accuracy", _refusal_acc, lambda g: g("off_unans_m_known"), ALL_M_MISSING,
-           successes=lambda g: g("off_unans_m_true"), empty_zero=True),
+    Metric(
+        "refusal_accuracy",
+        _refusal_acc,
+        lambda g: g("off_unans_m_known"),
+        ALL_M_MISSING,
+        successes=lambda g: g("off_unans_m_true"),
+        empty_zero=True,
+    ),
     _p("false_refusal_rate", lambda g: g("off_ans_refusal"), lambda g: g("off_n_ans")),
     _p("missed_refusal_rate", lambda g: g("off_unans_attempt"), lambda g: g("off_n_unans")),
     _p("detection_precision", lambda g: g("off_unans_refusal"), lambda g: g("off_refusal")),
     _p("detection_recall", lambda g: g("off_unans_refusal"), lambda g: g("off_n_unans")),
     Metric("detection_f1", _f1, lambda g: g("off_n_unans") + g("off_ans_refusal"), "", empty_zero=True),
     _p("category_accuracy", lambda g: g("off_unans_refusal_m_true"), lambda g: g("off_unans_refusal")),
-    Metric("hierarchical_refusal_score", lambda g: _f1(g) * _category(g),
-           lambda g: g("off_n_unans") + g("off_ans_refusal"), "", empty_zero=True),
-    Metric("calibrated_refusal_score", lambda g: 0.5 * _answer_acc(g) + 0.5 * _refusal_acc(g), lambda g: g("n"),
-           ALL_M_MISSING, needs_quality=True, empty_zero=True),
+    Metric(
+        "hierarchical_refusal_score",
+        lambda g: _f1(g) * _category(g),
+        lambda g: g("off_n_unans") + g("off_ans_refusal"),
+        "",
+        empty_zero=True,
+    ),
+    Metric(
+        "calibrated_refusal_score",
+        lambda g: 0.5 * _answer_acc(g) + 0.5 * _refusal_acc(g),
+        lambda g: g("n"),
+        ALL_M_MISSING,
+        needs_quality=True,
+        empty_zero=True,
+    ),
     _p("overall_refusal_rate", lambda g: g("off_unans_refusal"), lambda g: g("off_n_unans")),
     _p("refusal_volume", lambda g: g("off_refusal"), lambda g: g("n")),
 )
 
 #: Per-slice metrics (the official per-class figures are refusal accuracy and refusal rate over U).
 BREAKDOWN: tuple[Metric, ...] = tuple(
-    m for m in HEADLINE
-    if m.name in ("answer_accuracy", "refusal_accuracy", "false_refusal_rate", "missed_refusal_rate",
-                  "detection_f1", "category_accuracy", "calibrated_refusal_score")
+    m
+    for m in HEADLINE
+    if m.name
+    in (
+        "answer_accuracy",
+        "refusal_accuracy",
+        "false_refusal_rate",
+        "missed_refusal_rate",
+        "detection_f1",
+        "category_accuracy",
+        "calibrated_refusal_score",
+    )
 ) + (_p("refusal_rate", lambda g: g("off_refusal"), lambda g: g("n")),)
 REFUSAL_RATE_UNANSWERABLE = _p("refusal_rate", lambda g: g("off_unans_refusal"), lambda g: g("off_n_unans"))
 
@@ -208,6 +234,14 @@ def convention_differences(metrics: dict) -> list[dict]:
         half = (high - low) / 2 if low is not None and high is not None else 0.0
         diff = abs(strict["value"] - off["value"])
         if diff > half + 1e-12:
-            rows.append({"metric": m.name, "reported": reported, "strict": strict["value"], "official": off["value"],
-                         "difference": strict["value"] - off["value"], "half_width": half})
+            rows.append(
+                {
+                    "metric": m.name,
+                    "reported": reported,
+                    "strict": strict["value"],
+                    "official": off["value"],
+                    "difference": strict["value"] - off["value"],
+                    "half_width": half,
+                }
+            )
     return rows

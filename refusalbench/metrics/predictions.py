@@ -71,12 +71,18 @@ def _confidence(df: pd.DataFrame) -> pd.Series | None:
         finite = conf.dropna()
         if len(finite) and finite.max() > 1:
             if finite.max() > 100 or finite.min() < 0:
-                raise UserError(f"Column 'confidence' must be a probability (0–1) or a percentage (0–100); found {finite.min():g} to {finite.max():g}.")
+                raise UserError(
+                    f"Column 'confidence' must be a probability (0–1) or a percentage (0–100); found {finite.min():g} to {finite.max():g}."
+                )
             log.info("confidence values above 1: read as percentages")
             conf = conf / 100.0
         return conf
     if "confidence_level" in df.columns:
-        levels = df["confidence_level"].astype(object).map(lambda v: str(v).strip().upper().replace(" ", "_") if isinstance(v, str) else None)
+        levels = (
+            df["confidence_level"]
+            .astype(object)
+            .map(lambda v: str(v).strip().upper().replace(" ", "_") if isinstance(v, str) else None)
+        )
         return levels.map(LEVEL_MIDPOINTS).astype(float)
     return None
 
@@ -87,8 +93,10 @@ def to_labels(df: pd.DataFrame, source: str = "predictions") -> pd.DataFrame:
     missing = [t for t in REQUIRED if not any(c in df.columns for c in ALIASES[t])]
     if missing:  # every missing column at once, not one per run
         wanted = "; ".join(f"{t!r}: one of {', '.join(repr(c) for c in ALIASES[t])}" for t in missing)
-        raise UserError(f"The predictions file {source} lacks {len(missing)} required column(s) ({wanted}). "
-                        f"Columns present: {', '.join(map(str, df.columns))}.")
+        raise UserError(
+            f"The predictions file {source} lacks {len(missing)} required column(s) ({wanted}). "
+            f"Columns present: {', '.join(map(str, df.columns))}."
+        )
     for target, candidates in ALIASES.items():
         found = next((c for c in candidates if c in df.columns), None)
         if found is None:
@@ -121,8 +129,12 @@ def _warn_unknown_labels(values: pd.Series, source: str) -> None:
     unknown = {raw: int(n) for raw, n in counts.items() if normalise_predicted(pd.Series([raw]))[1]}
     if unknown:
         shown = ", ".join(f"{raw!r} ({n})" for raw, n in list(unknown.items())[:8])
-        log.warning("The predictions file %s has %d predicted label(s) that are not labels, counted as unscored: %s",
-                    source, sum(unknown.values()), shown + (" …" if len(unknown) > 8 else ""))
+        log.warning(
+            "The predictions file %s has %d predicted label(s) that are not labels, counted as unscored: %s",
+            source,
+            sum(unknown.values()),
+            shown + (" …" if len(unknown) > 8 else ""),
+        )
 
 
 def read_predictions(path: str | Path) -> pd.DataFrame:

@@ -108,7 +108,11 @@ def _bool_column(df: pd.DataFrame, name: str) -> Optional[pd.Series]:
     if col.dtype == bool or str(col.dtype) == "boolean":
         return col.astype("boolean")
     mapping = {"true": True, "false": False, "1": True, "0": False, "1.0": True, "0.0": False, "yes": True, "no": False}
-    out = col.map(lambda v: None if v is None or (not isinstance(v, str) and pd.isna(v)) else mapping.get(str(v).strip().lower(), "bad"))
+    out = col.map(
+        lambda v: (
+            None if v is None or (not isinstance(v, str) and pd.isna(v)) else mapping.get(str(v).strip().lower(), "bad")
+        )
+    )
     bad = out.map(lambda v: isinstance(v, str))
     if bad.any():
         example = col[bad].iloc[0]
@@ -127,7 +131,9 @@ def _answer_correct(df: pd.DataFrame, correct_score: float) -> tuple[pd.Series, 
     if "answer_quality_score" in df.columns:
         present = True
         score = pd.to_numeric(df["answer_quality_score"], errors="coerce")
-        from_score = pd.Series(pd.array(np.where(score.isna(), None, score >= correct_score), dtype="boolean"), index=df.index)
+        from_score = pd.Series(
+            pd.array(np.where(score.isna(), None, score >= correct_score), dtype="boolean"), index=df.index
+        )
         correct = from_score if correct is None else from_score.fillna(correct)
     if correct is None:
         correct = pd.Series(pd.array([None] * len(df), dtype="boolean"), index=df.index)
@@ -146,7 +152,9 @@ def prepare(df: pd.DataFrame, correct_score: float = 4) -> Prepared:
     """Validate and reduce a labels table; a UserError for a missing or invalid required column."""
     for column in ("expected_rag_behavior", "predicted_label"):
         if column not in df.columns:
-            raise UserError(f"The labels table has no {column!r} column; columns present: {', '.join(map(str, df.columns))}.")
+            raise UserError(
+                f"The labels table has no {column!r} column; columns present: {', '.join(map(str, df.columns))}."
+            )
     if len(df) == 0:
         raise UserError("The labels table is empty: there is nothing to score.")
     df = df.reset_index(drop=True)
@@ -187,7 +195,10 @@ def prepare(df: pd.DataFrame, correct_score: float = 4) -> Prepared:
     has_mp = any(c in df.columns and df[c].notna().any() for c in MULTI_PASSAGE_COLUMNS)
     if has_mp:
         flags = {c: _bool_column(df, c) for c in MULTI_PASSAGE_COLUMNS}
-        flags = {c: (s if s is not None else pd.Series(pd.array([None] * len(df), dtype="boolean"))) for c, s in flags.items()}
+        flags = {
+            c: (s if s is not None else pd.Series(pd.array([None] * len(df), dtype="boolean")))
+            for c, s in flags.items()
+        }
         elig = flags["eligibility"].fillna(False).to_numpy(dtype=bool)
         fact = flags["factuality_all"].fillna(False).to_numpy(dtype=bool)
         rel = flags["factuality_relevant"].fillna(False).to_numpy(dtype=bool)
@@ -199,7 +210,15 @@ def prepare(df: pd.DataFrame, correct_score: float = 4) -> Prepared:
         )  # fmt: skip
 
     outcome_code = np.select(
-        [ans_correct, ans_wrong, unans_correct, unans & refusal & ~unans_correct, ans & refusal, unans & attempt, truncated],
+        [
+            ans_correct,
+            ans_wrong,
+            unans_correct,
+            unans & refusal & ~unans_correct,
+            ans & refusal,
+            unans & attempt,
+            truncated,
+        ],
         list(range(7)),
         default=OUTCOMES.index("unscored"),
     ).astype(np.intp)
@@ -215,7 +234,9 @@ def prepare(df: pd.DataFrame, correct_score: float = 4) -> Prepared:
         confidence = pd.to_numeric(df["confidence"], errors="coerce").to_numpy(dtype=float)
         finite = confidence[np.isfinite(confidence)]
         if finite.size and (finite.min() < 0 or finite.max() > 1):
-            raise UserError(f"Column 'confidence' must hold probabilities in [0, 1]; found values from {finite.min():g} to {finite.max():g}.")
+            raise UserError(
+                f"Column 'confidence' must hold probabilities in [0, 1]; found values from {finite.min():g} to {finite.max():g}."
+            )
 
     off = official.official_rows(df, correct)
     official_correct = off.pop("_correct")
@@ -240,7 +261,20 @@ def prepare(df: pd.DataFrame, correct_score: float = 4) -> Prepared:
     gt_code = gt.map({label: i for i, label in enumerate(GROUND_TRUTH_LABELS)}).to_numpy(dtype=np.intp)
     pred_code = pred.map({label: i for i, label in enumerate(PREDICTION_LABELS)}).to_numpy(dtype=np.intp)
     return Prepared(
-        rows, gt_code, pred_code, outcome_code, stats, names, codes, cluster_ids, cluster_column, has_quality,
-        quality_reason, has_mp, confidence, notes, official_correct,
+        rows,
+        gt_code,
+        pred_code,
+        outcome_code,
+        stats,
+        names,
+        codes,
+        cluster_ids,
+        cluster_column,
+        has_quality,
+        quality_reason,
+        has_mp,
+        confidence,
+        notes,
+        official_correct,
         quality_reason if not has_quality_column else None,
     )

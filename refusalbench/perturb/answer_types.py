@@ -12,11 +12,30 @@ from dataclasses import dataclass
 from typing import Optional
 
 DATE, YEAR, NUMBER, PERSON, PLACE, ORGANISATION, OTHER = (
-    "date", "year", "number", "person", "place", "organisation", "other")
+    "date",
+    "year",
+    "number",
+    "person",
+    "place",
+    "organisation",
+    "other",
+)
 TYPES = (DATE, YEAR, NUMBER, PERSON, PLACE, ORGANISATION, OTHER)
 
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-          "october", "november", "december")
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
 _MONTH_RE = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
@@ -31,10 +50,35 @@ DATE_FORMS = [  # (regex, has_day, has_year)
 YEAR_RE = re.compile(rf"^(?:in\s+)?(?P<y>{_YEAR})$", re.I)
 
 NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a hundred": 100,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "a hundred": 100,
 }
 SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 NUMBER_RE = re.compile(
@@ -63,12 +107,19 @@ PLACE_WORDS = frozenset(
     province region valley desert bay gulf coast park street avenue road square stadium arena
     airport peninsula canyon falls strait channel district territory continent village town""".split()
 )
-PARTICLES = frozenset({"de", "van", "von", "da", "di", "del", "der", "la", "le", "du", "bin", "al", "ibn", "y", "the", "of"})
+PARTICLES = frozenset(
+    {"de", "van", "von", "da", "di", "del", "der", "la", "le", "du", "bin", "al", "ibn", "y", "the", "of"}
+)
 _PLACE_Q = re.compile(
     r"\b(?:where|what|which)\s+(?:country|city|state|county|continent|town|island|river|ocean|sea|"
-    r"region|province|capital|place|part|mountain|lake|location)\b|^where\b|\bwhere\b|\bcapital of\b", re.I)
-_PERSON_Q = re.compile(r"^(?:who|whom|whose|who's)\b|\bwho\s+(?:is|was|were|are|did|does|has|had|plays|played|sang|sings|wrote)\b|"
-                       r"\b(?:name of the|which)\s+(?:actor|actress|singer|player|president|author|writer|person|king|queen)\b", re.I)
+    r"region|province|capital|place|part|mountain|lake|location)\b|^where\b|\bwhere\b|\bcapital of\b",
+    re.I,
+)
+_PERSON_Q = re.compile(
+    r"^(?:who|whom|whose|who's)\b|\bwho\s+(?:is|was|were|are|did|does|has|had|plays|played|sang|sings|wrote)\b|"
+    r"\b(?:name of the|which)\s+(?:actor|actress|singer|player|president|author|writer|person|king|queen)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -83,8 +134,11 @@ class DateValue:
     def format(self) -> str:
         name = MONTHS[self.month - 1].capitalize()
         return {
-            "MDY": f"{name} {self.day}, {self.year}", "DMY": f"{self.day} {name} {self.year}",
-            "MY": f"{name} {self.year}", "MD": f"{name} {self.day}", "DM": f"{self.day} {name}",
+            "MDY": f"{name} {self.day}, {self.year}",
+            "DMY": f"{self.day} {name} {self.year}",
+            "MY": f"{name} {self.year}",
+            "MD": f"{name} {self.day}",
+            "DM": f"{self.day} {name}",
         }[self.form]
 
 
@@ -136,7 +190,9 @@ def parse_number(answer: str) -> Optional[NumberValue]:
     m = WORD_NUMBER_RE.match(text)
     if m:
         raw = m.group("num")
-        return NumberValue(float(NUMBER_WORDS[raw.lower()]), raw, "", m.group("scale") or "", m.group("unit") or "", True)
+        return NumberValue(
+            float(NUMBER_WORDS[raw.lower()]), raw, "", m.group("scale") or "", m.group("unit") or "", True
+        )
     return None
 
 
@@ -151,13 +207,15 @@ def _capitalised_name(answer: str) -> bool:
 OFFICES = frozenset(
     """president vice general speaker minister chancellor governor secretary senator attorney chairman chairperson
     chief justice judge commissioner mayor captain lieutenant sergeant colonel major admiral officer director
-    committee council court assembly parliament""".split())
+    committee council court assembly parliament""".split()
+)
 ROYAL = frozenset("king emperor empress pope lord lady sir duke duchess".split())
 DEMONYMS = frozenset(
     """french dutch english greek norman czech thai swiss welsh irish scots scottish british danish norwegian swedish
     finnish italian german germans russian russians indian egyptian roman romans persian arab arabs arabic latin
     allies axis american americans chinese japanese spanish portuguese polish turkish mexican canadian australian
-    african european asian""".split())
+    african european asian""".split()
+)
 _ABSTRACT = re.compile(r"(?:ing|ism|isms|tion|tions|ment|ness|ity|ology|ics)$", re.I)
 
 
@@ -190,7 +248,7 @@ def well_formed(answer: str) -> bool:
         return False
     if text.count("(") != text.count(")") or text.count("[") != text.count("]") or text.count('"') % 2:
         return False
-    return text[0] not in "([\"" or text[-1] not in ")]\""
+    return text[0] not in '(["' or text[-1] not in ')]"'
 
 
 def detect(answer: str, question: str = "") -> str:

@@ -17,8 +17,18 @@ from typing import Callable, Optional, Sequence
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.distractors import DistractorPool, content_words
 from refusalbench.perturb.text import (
-    answer_pattern, balanced, capitalise, contains, contains_any, ends_sentence, join_sentences, lower_vocabulary,
-    normalise_space, split_sentences, starts_sentence, strip_stop,
+    answer_pattern,
+    balanced,
+    capitalise,
+    contains,
+    contains_any,
+    ends_sentence,
+    join_sentences,
+    lower_vocabulary,
+    normalise_space,
+    split_sentences,
+    starts_sentence,
+    strip_stop,
 )
 
 QUERY, CONTEXT, BOTH, NOISE = "query", "context", "query+context", "noise"
@@ -40,7 +50,7 @@ class LeverImpl:
     cls: str
     intensity: str
     name: str
-    fn: Callable[["Item"], Proposal]
+    fn: Callable[[Item], Proposal]
     edits: str  # QUERY | CONTEXT | BOTH | NOISE
 
 
@@ -50,7 +60,7 @@ REGISTRY: dict[tuple[str, str], list[LeverImpl]] = {}
 def lever(cls: str, intensity: str, name: str, edits: str):
     """Register a lever implementation for one cell (decorator)."""
 
-    def wrap(fn: Callable[["Item"], Proposal]) -> Callable[["Item"], Proposal]:
+    def wrap(fn: Callable[[Item], Proposal]) -> Callable[[Item], Proposal]:
         REGISTRY.setdefault((cls, intensity), []).append(LeverImpl(cls, intensity, name, fn, edits))
         return fn
 
@@ -123,7 +133,9 @@ class Item:
     def distractor(self, atype: Optional[str] = None) -> str:
         """A same-type value that differs from the answers; a date also differs in its year (a clash
         inside one year would leave a year-level answer safe)."""
-        value = self.pool.pick(atype or self.atype, self.need_anchor(), self.rng, self.answers, self.passages, self.query)
+        value = self.pool.pick(
+            atype or self.atype, self.need_anchor(), self.rng, self.answers, self.passages, self.query
+        )
         year = _year_of(self.need_anchor()) if (atype or self.atype) == at.DATE else None
         for _ in range(8):
             if not value or year is None or _year_of(value) != year:
@@ -198,7 +210,7 @@ def insert_after(sentences: Sequence[str], k: int, new: str) -> list[str]:
     """`new` inserted after sentence `k`; NotApplicable when `k` is a passage's cut-off last fragment."""
     if not ends_sentence(sentences[k]):
         raise NotApplicable("the sentence is cut off at the end of the passage")
-    return list(sentences[:k + 1]) + [new] + list(sentences[k + 1:])
+    return list(sentences[: k + 1]) + [new] + list(sentences[k + 1 :])
 
 
 def append_sentence(passage: str, new: str) -> str:
@@ -256,8 +268,10 @@ def replace_spans(text: str, pattern: re.Pattern[str], decide: Callable[[str, re
     return "".join(pieces + [text[pos:]])
 
 
-PREPOSITIONS = frozenset("in on at from to by for with into near during since until till within across through under over "
-                         "throughout around".split())
+PREPOSITIONS = frozenset(
+    "in on at from to by for with into near during since until till within across through under over "
+    "throughout around".split()
+)
 ARTICLES = frozenset({"the", "a", "an"})
 _NAME_GOES_ON = re.compile(r"\s+[A-Z][a-z]")
 _WORD_BEFORE = re.compile(r"(?:^|(?<=\s))([A-Za-z]+)\s+$")
@@ -272,7 +286,7 @@ def lead_word(phrase: str) -> str:
 
 def in_compound(text: str, start: int, end: int) -> bool:
     """True when text[start:end] is glued to a word by a hyphen, dash or slash ("Lead–acid", "pro-Tolkien")."""
-    return bool(re.search(r"\w[-–/]$", text[max(0, start - 2):start]) or re.match(r"[-–/]\w", text[end:end + 2]))
+    return bool(re.search(r"\w[-–/]$", text[max(0, start - 2) : start]) or re.match(r"[-–/]\w", text[end : end + 2]))
 
 
 def a_or_an(word: str) -> str:
@@ -292,12 +306,16 @@ def _fit(text: str, m: re.Match, repl: str, item: Item, value: str) -> Optional[
         return None
     if found[:1].islower() and value[:1].isupper() and item.need_anchor()[:1].isupper():
         return None  # "lead sulfate" is no place for a name
-    before = text[:m.start()]
+    before = text[: m.start()]
     start = m.start()
     prev = (w.group(1) if (w := _WORD_BEFORE.search(before)) else "").lower()
     lead_found, lead_repl = lead_word(found), lead_word(repl)
-    if lead_repl and not lead_found and prev and (
-            (lead_repl in PREPOSITIONS and prev in PREPOSITIONS) or (lead_repl in ARTICLES and prev in ARTICLES)):
+    if (
+        lead_repl
+        and not lead_found
+        and prev
+        and ((lead_repl in PREPOSITIONS and prev in PREPOSITIONS) or (lead_repl in ARTICLES and prev in ARTICLES))
+    ):
         repl = repl.split(" ", 1)[1]  # "in" + "in Cherry Hill", "the" + "the Faroe Islands"
     elif lead_found in PREPOSITIONS and not lead_repl:
         repl = f"{found.split(' ', 1)[0]} {repl}"  # "in the Near East" → "in Toledo"
@@ -357,7 +375,7 @@ def answer_clause(sentence: str, item: Item) -> Optional[str]:
     after = [m for m in breaks if m.start() >= span[1]]
     if not after:
         return None
-    clause = sentence[:after[0].start()].rstrip(" ,;:")
+    clause = sentence[: after[0].start()].rstrip(" ,;:")
     return clause + "." if len(clause.split()) >= 4 else None
 
 

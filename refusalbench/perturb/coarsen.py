@@ -13,34 +13,75 @@ import re
 from typing import Optional
 
 from refusalbench.perturb import answer_types as at
-from refusalbench.perturb.distractors import person_kind
 from refusalbench.perturb.base import (
-    _NAME_GOES_ON, ARTICLES, PREPOSITIONS, _SENTENCE_START, _WORD_BEFORE, Item, NotApplicable, a_or_an, in_compound, replace_spans,
+    _NAME_GOES_ON,
+    _SENTENCE_START,
+    _WORD_BEFORE,
+    ARTICLES,
+    PREPOSITIONS,
+    Item,
+    NotApplicable,
+    a_or_an,
+    in_compound,
+    replace_spans,
 )
+from refusalbench.perturb.distractors import person_kind
 from refusalbench.perturb.text import answer_pattern, capitalise, contains, contains_any, split_sentences, tidy
 
 # query verb → (a member of the group, the definite form, someone in a far wider world); each reads as a
 # noun phrase wherever a name stood ("written by a writer", "Someone in the music industry sang it")
 ROLES = (
-    (r"\b(?:play|plays|played|playing|portray\w*|star\w*|voice[sd]?|voicing|act\w*|cast)\b",
-     "a member of the cast", "that cast member", "someone in the film and television industry"),
-    (r"\b(?:sing|sings|sang|sung|singing|perform\w*|record\w*|song)\b",
-     "a recording artist", "that recording artist", "someone in the music industry"),
-    (r"\b(?:write|writes|wrote|written|writing|compos\w*|author\w*|pen\w*)\b",
-     "a writer", "that writer", "someone in the world of letters"),
+    (
+        r"\b(?:play|plays|played|playing|portray\w*|star\w*|voice[sd]?|voicing|act\w*|cast)\b",
+        "a member of the cast",
+        "that cast member",
+        "someone in the film and television industry",
+    ),
+    (
+        r"\b(?:sing|sings|sang|sung|singing|perform\w*|record\w*|song)\b",
+        "a recording artist",
+        "that recording artist",
+        "someone in the music industry",
+    ),
+    (
+        r"\b(?:write|writes|wrote|written|writing|compos\w*|author\w*|pen\w*)\b",
+        "a writer",
+        "that writer",
+        "someone in the world of letters",
+    ),
     (r"\b(?:direct\w*|produc\w*)\b", "a film-maker", "that film-maker", "someone in the film industry"),
-    (r"\b(?:invent\w*|discover\w*|develop\w*|creat\w*|found\w*|design\w*|built|build\w*|propos\w*|coin\w*)\b",
-     "an innovator", "that innovator", "someone in science or industry"),
-    (r"\b(?:win|wins|won|winning|score\w*|beat\w*|coach\w*|captain\w*|champion\w*|record holder|mvp|player|"
-     r"medal\w*|olympic\w*|athlete|race|cup|league|match|tournament)\b",
-     "a competitor", "that competitor", "someone in the sporting world"),
-    (r"\b(?:president|king|queen|prime minister|rule[sd]?|ruling|govern\w*|elect\w*|leader|chancellor|minister|senator|mayor|"
-     r"speech|represent\w*|declar\w*|congress|parliament|secretary|department|constitution\w*|treaty|party)\b",
-     "a politician", "that politician", "someone in public life"),
-    (r"\b(?:led|lead|leads|command\w*|conque\w*|general|army|war|battle|invad\w*|surrender\w*)\b",
-     "a commander", "that commander", "someone in the military"),
-    (r"\b(?:own|owns|owned|owner|ceo|chairman|company|business|brand|franchise|nba|nfl|mlb|nhl|team|season|game)\b",
-     "an executive", "that executive", "someone in business"),
+    (
+        r"\b(?:invent\w*|discover\w*|develop\w*|creat\w*|found\w*|design\w*|built|build\w*|propos\w*|coin\w*)\b",
+        "an innovator",
+        "that innovator",
+        "someone in science or industry",
+    ),
+    (
+        r"\b(?:win|wins|won|winning|score\w*|beat\w*|coach\w*|captain\w*|champion\w*|record holder|mvp|player|"
+        r"medal\w*|olympic\w*|athlete|race|cup|league|match|tournament)\b",
+        "a competitor",
+        "that competitor",
+        "someone in the sporting world",
+    ),
+    (
+        r"\b(?:president|king|queen|prime minister|rule[sd]?|ruling|govern\w*|elect\w*|leader|chancellor|minister|senator|mayor|"
+        r"speech|represent\w*|declar\w*|congress|parliament|secretary|department|constitution\w*|treaty|party)\b",
+        "a politician",
+        "that politician",
+        "someone in public life",
+    ),
+    (
+        r"\b(?:led|lead|leads|command\w*|conque\w*|general|army|war|battle|invad\w*|surrender\w*)\b",
+        "a commander",
+        "that commander",
+        "someone in the military",
+    ),
+    (
+        r"\b(?:own|owns|owned|owner|ceo|chairman|company|business|brand|franchise|nba|nfl|mlb|nhl|team|season|game)\b",
+        "an executive",
+        "that executive",
+        "someone in business",
+    ),
 )
 
 
@@ -89,7 +130,13 @@ def number_phrase(num: at.NumberValue, level: int) -> Optional[str]:
             lo = int(base // step * step)
             phrase = f"between {cur}{lo:,} and {cur}{lo + step:,}{num.scale}"
     else:
-        words = ((10, "a number of"), (100, "dozens of"), (1e3, "hundreds of"), (1e6, "thousands of"), (1e9, "millions of"))
+        words = (
+            (10, "a number of"),
+            (100, "dozens of"),
+            (1e3, "hundreds of"),
+            (1e6, "thousands of"),
+            (1e9, "millions of"),
+        )
         phrase = next((w for limit, w in words if value < limit), "billions of")
     return f"{phrase}{num.unit}"
 
@@ -131,19 +178,26 @@ def coarse_phrase(item: Item, level: int, passage: str = "") -> tuple[str, str]:
 _DATE_PREP = ("on", "in")
 # words after which a name can give way to "a writer" / "someone in ...": prepositions, conjunctions,
 # verbs (-ed/-ing, "is"), list commas; not after a noun or title ("rock band Los Lonely Boys")
-_SLOT_WORDS = PREPOSITIONS | ARTICLES | frozenset(
-    "by and or with as than including featuring starring feat ft of is was were are be been became become made make "
-    "makes gave give gives told tell tells saw see sees met meet meets beat beats hit took take takes left leave leaves "
-    "join joins replace replaces succeed succeeds".split())
+_SLOT_WORDS = (
+    PREPOSITIONS
+    | ARTICLES
+    | frozenset(
+        "by and or with as than including featuring starring feat ft of is was were are be been became become made make "
+        "makes gave give gives told tell tells saw see sees met meet meets beat beats hit took take takes left leave leaves "
+        "join joins replace replaces succeed succeeds".split()
+    )
+)
 _NAMING = frozenset("named called titled entitled nicknamed dubbed renamed known".split())
 
 
 _LIST_GOES_ON = re.compile(r",\s+(?:and|or|but|while|when|after|before|because|although|though|as|which)\b")
 _FUNCTION = frozenset("and or but which who that as than".split())
 _POSSESSIVES = frozenset("his her its their our my your".split())
-_QUALIFIER = re.compile(r"(?:^|(?<=\s))(?:more|less|fewer|greater|larger|higher|lower)\s+than\s+$|"
-                        r"(?:^|(?<=\s))(?:over|under|about|around|approximately|nearly|almost|roughly|some|at\s+least|up\s+to)\s+$",
-                        re.I)
+_QUALIFIER = re.compile(
+    r"(?:^|(?<=\s))(?:more|less|fewer|greater|larger|higher|lower)\s+than\s+$|"
+    r"(?:^|(?<=\s))(?:over|under|about|around|approximately|nearly|almost|roughly|some|at\s+least|up\s+to)\s+$",
+    re.I,
+)
 _ASIDE = re.compile(r"^\s*(?:\([^()]*\)|/[^/]{1,40}/)(?=[\s,;.])")  # "(born 1977)", "/ˈbæŋkwoʊ/" right after a name
 
 
@@ -194,8 +248,17 @@ def coarsen_passage(item: Item, passage: str, level: int, name_tokens: list[str]
     union = re.compile("|".join(f"(?:{a})" for a in alternatives), re.I)
     owners = [a.lower() for a in pieces] + [w.lower() for w in name_tokens]
     for sentence in split_sentences(passage):
-        named = {next((a for a in sorted(item.answers, key=len, reverse=True) if contains(a, m.group(0))), m.group(0).lower())
-                 for m in union.finditer(sentence)} if owners else set()
+        named = (
+            {
+                next(
+                    (a for a in sorted(item.answers, key=len, reverse=True) if contains(a, m.group(0))),
+                    m.group(0).lower(),
+                )
+                for m in union.finditer(sentence)
+            }
+            if owners
+            else set()
+        )
         if len(named) > 1:
             raise NotApplicable("a sentence names several answers, which one description would merge")
     definite = role(item.query)[1] if item.atype == at.PERSON else phrase
@@ -206,21 +269,26 @@ def coarsen_passage(item: Item, passage: str, level: int, name_tokens: list[str]
     def decide(text: str, m: re.Match) -> tuple[int, str]:
         if in_compound(text, m.start(), m.end()):
             raise NotApplicable("the answer is part of a compound")
-        before, after = text[:m.start()], text[m.end():]
+        before, after = text[: m.start()], text[m.end() :]
         w = _WORD_BEFORE.search(before)
         prev = w.group(1).lower() if w else ""
         start, repl = m.start(), phrase
         if temporal:
-            if w and w.group(1)[:1].isupper() and not _SENTENCE_START.search(before[:w.start(1)]) \
-                    and prev not in PREPOSITIONS and at.parse_date(w.group(1) + " 1") is None:
-                raise NotApplicable("the year is part of a name (\"Housing Act 1980\")")
+            if (
+                w
+                and w.group(1)[:1].isupper()
+                and not _SENTENCE_START.search(before[: w.start(1)])
+                and prev not in PREPOSITIONS
+                and at.parse_date(w.group(1) + " 1") is None
+            ):
+                raise NotApplicable('the year is part of a name ("Housing Act 1980")')
             if prev in _POSSESSIVES and re.match(r"\s+[\w-]", after):
                 repl = attributive(phrase)  # "their 1973 album" → "their 1970s album"
             elif prev in _DATE_PREP:
                 start, repl = w.start(1), "in " + phrase.removeprefix("in ")
             elif prev in ARTICLES or re.search(r"'s\s+$", before):
                 if prev not in ("a", "an") or level > 2 or not re.match(r"\s+[\w-]", after):
-                    raise NotApplicable("the year names a specific event (\"the 1998 World Cup\")")
+                    raise NotApplicable('the year names a specific event ("the 1998 World Cup")')
                 adj = attributive(phrase)
                 start, repl = w.start(1), f"{a_or_an(adj)} {adj}"
         elif item.atype == at.PERSON:
@@ -232,19 +300,30 @@ def coarsen_passage(item: Item, passage: str, level: int, name_tokens: list[str]
                 start = w.start(1)  # "the President" → "a politician", not "the a politician"
             aside = _ASIDE.match(after)
             if aside:  # the aside belongs to the name: "Zachary Quinto (born June 2, 1977) is ..."
-                return start, (capitalise(repl) if _SENTENCE_START.search(text[:start]) else repl), m.end() + aside.end()
+                return (
+                    start,
+                    (capitalise(repl) if _SENTENCE_START.search(text[:start]) else repl),
+                    m.end() + aside.end(),
+                )
         elif item.atype == at.NUMBER:
             if prev in ARTICLES | _POSSESSIVES:
-                raise NotApplicable("the number is a modifier (\"the eight hoops\"), which a range cannot replace")
-            if phrase.endswith(" of") and not re.match(r"\s+[a-z]", after) or re.match(
-                    r"\s+(?:" + "|".join(PREPOSITIONS | ARTICLES | _FUNCTION) + r")\b", after) and phrase.endswith(" of"):
+                raise NotApplicable('the number is a modifier ("the eight hoops"), which a range cannot replace')
+            if (
+                phrase.endswith(" of")
+                and not re.match(r"\s+[a-z]", after)
+                or re.match(r"\s+(?:" + "|".join(PREPOSITIONS | ARTICLES | _FUNCTION) + r")\b", after)
+                and phrase.endswith(" of")
+            ):
                 raise NotApplicable("no noun follows the number for 'thousands of' to count")
             q = _QUALIFIER.search(before)
             if q and (phrase.startswith("between") or not re.match(r"(?:over|under)\b", q.group(0), re.I)):
                 start = q.start()  # "more than 247.3 million" → "between 200 and 300 million", not "more than between"
         elif item.atype == at.PLACE and level == 2:
-            m2 = re.search(r"(?:^|(?<=\s))(?:(in|at)\s+(?:the\s+)?|(?:on|to|from|near|across|throughout)\s+(?:the\s+)?)$",
-                           before, re.I)
+            m2 = re.search(
+                r"(?:^|(?<=\s))(?:(in|at)\s+(?:the\s+)?|(?:on|to|from|near|across|throughout)\s+(?:the\s+)?)$",
+                before,
+                re.I,
+            )
             if not m2 or _NAME_GOES_ON.match(text, m.end()) or re.match(r",\s+(?:the|a|an)\s", after):
                 raise NotApplicable("the place name is not a location phrase ('in Virginia') that 'somewhere' can take")
             start = m2.start(1) if m2.group(1) else m2.end() - len(re.search(r"(?:the\s+)?$", before).group(0))

@@ -27,7 +27,8 @@ FUNCTION_WORDS = frozenset("the a an in on at by of to from for with under over 
 STOPWORDS = FUNCTION_WORDS | frozenset(
     """who whom whose what which when where why how is are was were be been do does did has have had will
     would can could the this that these those and or not as it its his her their they he she there here
-    name first last new most many much one two get got come came make made""".split())
+    name first last new most many much one two get got come came make made""".split()
+)
 
 
 NEAR_YEARS = 10  # a year distractor is at most this far from the answer
@@ -98,7 +99,7 @@ class DistractorPool:
     articles: dict[str, bool] = field(default_factory=dict)  # answer -> whether its passage writes "the" before it
 
     @classmethod
-    def from_base(cls, base_table: Any) -> "DistractorPool":
+    def from_base(cls, base_table: Any) -> DistractorPool:
         """From a base table (DataFrame or iterable of row dicts with query/answers/context|passages)."""
         values: dict[str, set[str]] = {t: set() for t in at.TYPES}
         by_question: dict[str, set[str]] = {}
@@ -119,7 +120,11 @@ class DistractorPool:
                     continue
                 atype = at.detect(answer, query)
                 form = in_text_form(answer, texts)
-                if atype in (at.PERSON, at.PLACE, at.ORGANISATION) and form is not None and not name_part(form)[:1].isupper():
+                if (
+                    atype in (at.PERSON, at.PLACE, at.ORGANISATION)
+                    and form is not None
+                    and not name_part(form)[:1].isupper()
+                ):
                     continue  # the passage writes it as a common noun ("lead"), not a name
                 if atype == at.OTHER and form is not None and form[:1].islower() and answer[:1].isupper():
                     answer = form  # a capitalised list entry that the passage writes in lower case
@@ -137,19 +142,32 @@ class DistractorPool:
                 by_question.setdefault(f"{atype}|{question_key(query, 1)}", set()).add(answer)
                 for w in topic:
                     by_topic.setdefault(f"{atype}|{w}", set()).add(answer)
-        return cls({t: sorted(v) for t, v in values.items()}, {k: sorted(v) for k, v in by_question.items()},
-                   sorted(passages), {k: sorted(v) for k, v in by_topic.items()}, kinds, articles)
+        return cls(
+            {t: sorted(v) for t, v in values.items()},
+            {k: sorted(v) for k, v in by_question.items()},
+            sorted(passages),
+            {k: sorted(v) for k, v in by_topic.items()},
+            kinds,
+            articles,
+        )
 
     @classmethod
-    def bundled(cls) -> "DistractorPool":
+    def bundled(cls) -> DistractorPool:
         """The pool of the package's bundled NQ sample (used when the caller passes no pool)."""
         return _bundled_pool()
 
     def __len__(self) -> int:
         return sum(len(v) for v in self.values.values())
 
-    def pick(self, atype: str, anchor: str, rng: random.Random, answers: Sequence[str],
-             avoid: Sequence[str] = (), query: str = "") -> Optional[str]:
+    def pick(
+        self,
+        atype: str,
+        anchor: str,
+        rng: random.Random,
+        answers: Sequence[str],
+        avoid: Sequence[str] = (),
+        query: str = "",
+    ) -> Optional[str]:
         """A value of `atype` that differs from every answer and occurs in none of `avoid`.
 
         For dates, years and numbers the value is written in `anchor`'s format. None when the
@@ -167,8 +185,11 @@ class DistractorPool:
         alike = self.by_question.get(f"{atype}|{qkey}", []) if query else []
         if atype == at.OTHER and not re.search(r"[Cd]", key.split("|")[1]):
             # a common-noun answer ("altitude") is swapped only within a specific question kind
-            return _draw(alike, rng, lambda c: shape_key(c) == key and _usable(c, answers, avoid)) \
-                if _specific(qkey) else None
+            return (
+                _draw(alike, rng, lambda c: shape_key(c) == key and _usable(c, answers, avoid))
+                if _specific(qkey)
+                else None
+            )
         if atype in (at.PERSON, at.PLACE, at.ORGANISATION) and not name_part(form)[:1].isupper():
             return None  # the passage uses the answer as a common noun: no name fits in its place
         kind = person_kind(anchor, avoid) if atype == at.PERSON else None
@@ -203,8 +224,9 @@ class DistractorPool:
         """Whether `value` is written after "the" in its own passage (None when unknown)."""
         return self.articles.get(value)
 
-    def unrelated_passage(self, rng: random.Random, source_id: str, query: str, answers: Sequence[str],
-                          avoid: Sequence[str] = ()) -> Optional[str]:
+    def unrelated_passage(
+        self, rng: random.Random, source_id: str, query: str, answers: Sequence[str], avoid: Sequence[str] = ()
+    ) -> Optional[str]:
         """A passage of another question sharing no content word with the query and holding no answer."""
         words = content_words(query) | {w for a in answers for w in content_words(a)}
         pool = [p for sid, p in self.passages if sid != source_id]
@@ -217,16 +239,22 @@ class DistractorPool:
 
     # -- numeric types ---------------------------------------------------------------------------
 
-    def _pick_year(self, anchor: str, rng: random.Random, answers: Sequence[str], avoid: Sequence[str]) -> Optional[str]:
+    def _pick_year(
+        self, anchor: str, rng: random.Random, answers: Sequence[str], avoid: Sequence[str]
+    ) -> Optional[str]:
         year = at.parse_year(anchor)
         if year is None:
             return None
-        pool_years = sorted({y for v in self.values.get(at.YEAR, []) if (y := at.parse_year(v)) and 0 < abs(y - year) <= NEAR_YEARS})
+        pool_years = sorted(
+            {y for v in self.values.get(at.YEAR, []) if (y := at.parse_year(v)) and 0 < abs(y - year) <= NEAR_YEARS}
+        )
         options = [_swap_year(anchor, year, y) for y in pool_years]
         options += [_swap_year(anchor, year, year + d) for d in (-7, -5, -3, -2, 2, 3, 4, 6) if year + d <= 2030]
         return _first_usable(options, len(pool_years), rng, answers, avoid)
 
-    def _pick_date(self, anchor: str, rng: random.Random, answers: Sequence[str], avoid: Sequence[str]) -> Optional[str]:
+    def _pick_date(
+        self, anchor: str, rng: random.Random, answers: Sequence[str], avoid: Sequence[str]
+    ) -> Optional[str]:
         date = at.parse_date(anchor)
         if date is None:
             return None
@@ -247,12 +275,22 @@ class DistractorPool:
             options.append(at.DateValue(month, day, year, date.form).format())
         return _first_usable(options, n_pool, rng, answers, avoid)
 
-    def _pick_number(self, anchor: str, rng: random.Random, answers: Sequence[str], avoid: Sequence[str]) -> Optional[str]:
+    def _pick_number(
+        self, anchor: str, rng: random.Random, answers: Sequence[str], avoid: Sequence[str]
+    ) -> Optional[str]:
         num = at.parse_number(anchor)
         if num is None or num.value <= 0:
             return None
-        pool_values = sorted({n.value for v in self.values.get(at.NUMBER, []) if (n := at.parse_number(v))
-                              and n.value > 0 and n.value != num.value and 0.4 <= n.value / num.value <= 2.5})
+        pool_values = sorted(
+            {
+                n.value
+                for v in self.values.get(at.NUMBER, [])
+                if (n := at.parse_number(v))
+                and n.value > 0
+                and n.value != num.value
+                and 0.4 <= n.value / num.value <= 2.5
+            }
+        )
         options = [with_value(num, v) for v in pool_values]
         n_pool = len(options)
         options += [with_value(num, num.value * f) for f in (1.5, 0.6, 2.0, 0.75, 1.3, 3.0)]
@@ -289,7 +327,7 @@ def _name_words(name: str) -> list[str]:
 
 
 def person_kind(name: str, texts: Sequence[str]) -> Optional[str]:
-    """"group" (a band, team, ...), "individual" (a person), or None when the name does not look like either.
+    """ "group" (a band, team, ...), "individual" (a person), or None when the name does not look like either.
 
     A group when the passages put a group noun right before the name ("rock band Cheap Trick") or
     describe it as one ("Pink Floyd were an English rock band"), or the name opens with "The".
@@ -298,9 +336,16 @@ def person_kind(name: str, texts: Sequence[str]) -> Optional[str]:
         return None
     pat = at_pattern(name)
     hay = " ".join(t for t in texts if pat.search(t))
-    if name.lower().startswith("the ") or takes_article(name, texts) or re.search(
+    if (
+        name.lower().startswith("the ")
+        or takes_article(name, texts)
+        or re.search(
             rf"\b{_GROUP_NOUN},?\s+(?:called\s+|named\s+)?{pat.pattern}|{pat.pattern}(?:\s+\([^()]*\))?,?\s+"
-            rf"(?:(?:is|are|was|were)\s+)?(?:an?|the)\s+(?:[\w'-]+\s+){{0,4}}{_GROUP_NOUN}\b", hay, re.I):
+            rf"(?:(?:is|are|was|were)\s+)?(?:an?|the)\s+(?:[\w'-]+\s+){{0,4}}{_GROUP_NOUN}\b",
+            hay,
+            re.I,
+        )
+    ):
         return "group"
     return "individual"
 
@@ -319,7 +364,7 @@ def takes_article(name: str, texts: Sequence[str]) -> Optional[bool]:
     hits = [m for t in texts for m in pat.finditer(t)]
     if not hits:
         return None
-    with_the = sum(1 for m in hits if re.search(r"\bthe\s+$", m.string[max(0, m.start() - 5):m.start()], re.I))
+    with_the = sum(1 for m in hits if re.search(r"\bthe\s+$", m.string[max(0, m.start() - 5) : m.start()], re.I))
     return with_the * 2 > len(hits)
 
 
@@ -335,8 +380,9 @@ def _draw(candidates: Sequence[str], rng: random.Random, ok, tries: int = 64) ->
     return None
 
 
-def _first_usable(options: list[str], n_pool: int, rng: random.Random, answers: Sequence[str],
-                  avoid: Sequence[str]) -> Optional[str]:
+def _first_usable(
+    options: list[str], n_pool: int, rng: random.Random, answers: Sequence[str], avoid: Sequence[str]
+) -> Optional[str]:
     """A seeded choice among usable pool options, else among usable derived options."""
     pool = [o for o in options[:n_pool] if _usable(o, answers, avoid)]
     if pool:
@@ -394,8 +440,14 @@ def _bundled_pool() -> DistractorPool:
             if line.strip():
                 rec = json.loads(line)
                 ctxs = rec.get("ctxs") or [{}]
-                rows.append({"source_id": rec.get("question", ""), "query": rec.get("question", ""),
-                             "answers": rec.get("answers", []), "context": ctxs[0].get("text", "")})
+                rows.append(
+                    {
+                        "source_id": rec.get("question", ""),
+                        "query": rec.get("question", ""),
+                        "answers": rec.get("answers", []),
+                        "context": ctxs[0].get("text", ""),
+                    }
+                )
     except (OSError, ValueError) as exc:  # the sample is optional for this fallback
         log.warning("No bundled distractor pool (%s); numeric distractors only", exc)
     return DistractorPool.from_base(rows)

@@ -19,7 +19,12 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import (  # noqa: F401 - importing the modules registers their levers
-    levers_ambiguity, levers_contradiction, levers_epistemic, levers_granularity, levers_missing, levers_premise,
+    levers_ambiguity,
+    levers_contradiction,
+    levers_epistemic,
+    levers_granularity,
+    levers_missing,
+    levers_premise,
 )
 from refusalbench.perturb.base import BOTH, QUERY, REGISTRY, Item, LeverImpl, NotApplicable, Proposal
 from refusalbench.perturb.distractors import DistractorPool
@@ -71,8 +76,18 @@ def make_item(base_row: Mapping[str, Any], pool: DistractorPool, multi: bool, rn
         passages, signal, noise = [str(base_row["context"])], [0], []
     title = base_row.get("title")
     title = str(title).strip() if isinstance(title, str) and title.strip() else None
-    return Item(str(base_row.get("source_id", "")), str(base_row["query"]), answers, passages, signal, noise,
-                multi, pool, rng, title)
+    return Item(
+        str(base_row.get("source_id", "")),
+        str(base_row["query"]),
+        answers,
+        passages,
+        signal,
+        noise,
+        multi,
+        pool,
+        rng,
+        title,
+    )
 
 
 def violations(item: Item, out: Proposal, cls: str, intensity: str) -> list[str]:
@@ -82,7 +97,9 @@ def violations(item: Item, out: Proposal, cls: str, intensity: str) -> list[str]
     changed = [i for i, (a, b) in enumerate(zip(item.passages, out.passages)) if a != b]
     if len(out.passages) != len(item.passages):
         return ["the passage list changed length"]
-    if not query_changed and not any(normalise_space(item.passages[i]) != normalise_space(out.passages[i]) for i in changed):
+    if not query_changed and not any(
+        normalise_space(item.passages[i]) != normalise_space(out.passages[i]) for i in changed
+    ):
         bad.append("nothing changed")
     if query_changed and not (is_clean(out.query) and out.query.endswith(("?", '?"')) and out.query[:1].isupper()):
         bad.append(f"the query is not a clean question: {out.query!r}")
@@ -151,18 +168,31 @@ def tuple_texts(texts: Sequence) -> tuple:
 
 
 def _texts(result: Mapping[str, Any]) -> tuple:
-    return tuple_texts((result["perturbed_query"], result.get("perturbed_passages") or [result.get("perturbed_context")]))
+    return tuple_texts(
+        (result["perturbed_query"], result.get("perturbed_passages") or [result.get("perturbed_context")])
+    )
 
 
-def _generate(base_row: Mapping[str, Any], cls: str, intensity: str, seed: int, pool: DistractorPool, multi: bool,
-              lever: Optional[str], known: set[str], avoid: frozenset | set = frozenset()) -> dict:
+def _generate(
+    base_row: Mapping[str, Any],
+    cls: str,
+    intensity: str,
+    seed: int,
+    pool: DistractorPool,
+    multi: bool,
+    lever: Optional[str],
+    known: set[str],
+    avoid: frozenset | set = frozenset(),
+) -> dict:
     key = f"{seed}:{base_row.get('source_id', '')}:{cls}:{intensity}"
     impls = [i for i in _impls(cls, intensity, multi) if i.name in known]
     if lever is not None:
         impls = [i for i in impls if i.name == lever]
         if not impls:
-            raise NotApplicable(f"lever {lever!r} has no programmatic implementation for {cls}/{intensity}"
-                                f"{' (multi-passage)' if multi else ''}")
+            raise NotApplicable(
+                f"lever {lever!r} has no programmatic implementation for {cls}/{intensity}"
+                f"{' (multi-passage)' if multi else ''}"
+            )
     order = list(impls)
     random.Random(key).shuffle(order)
     reasons = []
@@ -178,8 +208,12 @@ def _generate(base_row: Mapping[str, Any], cls: str, intensity: str, seed: int, 
         if bad:
             reasons.append(f"{impl.name}: {'; '.join(bad)}")
             continue
-        result = {"perturbed_query": out.query, "lever_selected": impl.name,
-                  "implementation_reasoning": out.reasoning, "programmatic": True}
+        result = {
+            "perturbed_query": out.query,
+            "lever_selected": impl.name,
+            "implementation_reasoning": out.reasoning,
+            "programmatic": True,
+        }
         if multi:
             result["perturbed_passages"] = out.passages
         else:
@@ -189,11 +223,17 @@ def _generate(base_row: Mapping[str, Any], cls: str, intensity: str, seed: int, 
             continue
         return result
     log.debug("%s %s/%s: no lever applies (%s)", base_row.get("source_id"), cls, intensity, reasons)
-    raise NotApplicable(f"no programmatic lever of {cls}/{intensity} applies: " + (" | ".join(reasons) or "none implemented"))
+    raise NotApplicable(
+        f"no programmatic lever of {cls}/{intensity} applies: " + (" | ".join(reasons) or "none implemented")
+    )
 
 
-def coverage(base_rows: Iterable[Mapping[str, Any]], seed: int = 0, pool: Optional[DistractorPool] = None,
-             multi_passage: bool = False) -> dict[tuple[str, str], dict[str, Any]]:
+def coverage(
+    base_rows: Iterable[Mapping[str, Any]],
+    seed: int = 0,
+    pool: Optional[DistractorPool] = None,
+    multi_passage: bool = False,
+) -> dict[tuple[str, str], dict[str, Any]]:
     """Per cell: the share of base rows that yield an item, and how often each lever was chosen."""
     rows = list(base_rows)
     pool = pool if pool is not None else DistractorPool.from_base(rows)

@@ -18,23 +18,51 @@ from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, leve
 from refusalbench.perturb.text import as_question, contains, contains_any, split_sentences
 
 AM = tx.AMBIGUITY
-KIND_NOUNS = ("song", "film", "movie", "book", "novel", "show", "series", "tv show", "album", "band", "game", "poem",
-              "play", "musical", "episode", "season", "company", "river", "city", "bridge", "building", "ship", "law", "act")
+KIND_NOUNS = (
+    "song",
+    "film",
+    "movie",
+    "book",
+    "novel",
+    "show",
+    "series",
+    "tv show",
+    "album",
+    "band",
+    "game",
+    "poem",
+    "play",
+    "musical",
+    "episode",
+    "season",
+    "company",
+    "river",
+    "city",
+    "bridge",
+    "building",
+    "ship",
+    "law",
+    "act",
+)
 _WH = re.compile(r"^(?:who|whom|what|when|where|which|how|why)\b", re.I)
 _PERSONAL = re.compile(r"\b(?:he|his|him|she|her|hers|himself|herself)\b", re.I)
 _HAS_PRONOUN = re.compile(r"\b(?:it|its|this|that one)\b", re.I)
 # a pronoun may follow these words ("who sang it", "in it") and be followed by these ("it come out", "it in")
-BEFORE = frozenset("""who whom what when where which how why is was are were did does do has have had will can could would
+BEFORE = frozenset(
+    """who whom what when where which how why is was are were did does do has have had will can could would
 should in on of for from at by about with to into after before during sang sings sing wrote writes write plays played
 play directed produced made owns owned built designed created invented founded started voices voiced narrates narrated
-composed performs performed recorded released hosts hosted won wins leads led runs ran sponsors sponsored""".split())
-AFTER = frozenset("""in on for from at by about with to into after before during come came take takes took get got
+composed performs performed recorded released hosts hosted won wins leads led runs ran sponsors sponsored""".split()
+)
+AFTER = frozenset(
+    """in on for from at by about with to into after before during come came take takes took get got
 start started end ended begin began air aired open opened happen happened released made written filmed set located built
-based founded published recorded produced directed created launched formed become became first last originally""".split())
+based founded published recorded produced directed created launched formed become became first last originally""".split()
+)
 
 
 def title_core(title: str) -> str:
-    """"Deadpool (film)" → "Deadpool"."""
+    """ "Deadpool (film)" → "Deadpool"."""
     return re.sub(r"\s*\([^)]*\)\s*$", "", title).strip()
 
 
@@ -99,5 +127,8 @@ def _own_subject(item: Item) -> str:
 def salient_pronoun(item: Item) -> Proposal:
     title = _own_subject(item)
     query = pronoun_query(item.query, title, "it")
-    return Proposal(query, list(item.passages),
-                    f"Replaced '{title_core(title)}' in the query with 'it'; the passage is about that one subject only.")
+    return Proposal(
+        query,
+        list(item.passages),
+        f"Replaced '{title_core(title)}' in the query with 'it'; the passage is about that one subject only.",
+    )

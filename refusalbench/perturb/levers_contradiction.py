@@ -12,7 +12,18 @@ import re
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
-from refusalbench.perturb.base import NOISE, Item, NotApplicable, Proposal, complete, embeddable, insert_after, lever, rebuild, restated
+from refusalbench.perturb.base import (
+    NOISE,
+    Item,
+    NotApplicable,
+    Proposal,
+    complete,
+    embeddable,
+    insert_after,
+    lever,
+    rebuild,
+    restated,
+)
 from refusalbench.perturb.distractors import with_value
 from refusalbench.perturb.text import contains_any, embed, end_sentence, split_sentences
 
@@ -44,8 +55,11 @@ def place(item: Item, anchor_sentence: str, statement: str, standalone: str) -> 
         k = item.rng.choice(sorted(item.noise))
         return item.with_passages({k: standalone})
     sents = split_sentences(item.passages[0])
-    pos = sents.index(anchor_sentence) if anchor_sentence in sents else next(
-        (i for i, s in enumerate(sents) if anchor_sentence.rstrip(".") in s), len(sents) - 1)
+    pos = (
+        sents.index(anchor_sentence)
+        if anchor_sentence in sents
+        else next((i for i, s in enumerate(sents) if anchor_sentence.rstrip(".") in s), len(sents) - 1)
+    )
     return [rebuild(insert_after(sents, pos, statement))]
 
 
@@ -69,8 +83,9 @@ def _denial(item: Item, template: str, alone: str, reason: str) -> Proposal:
     return Proposal(item.query, place(item, sents[k], statement, standalone), reason)
 
 
-_CONNECTIVE = re.compile(r"(?:however|but|and|also|thus|therefore|moreover|furthermore|instead|meanwhile|still|yet)\b",
-                         re.I)
+_CONNECTIVE = re.compile(
+    r"(?:however|but|and|also|thus|therefore|moreover|furthermore|instead|meanwhile|still|yet)\b", re.I
+)
 
 
 def _conflict(item: Item, value: str, templates, reason: str, alone: str = "") -> Proposal:
@@ -95,7 +110,9 @@ def dual_dates(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype not in (at.DATE, at.YEAR):
         raise NotApplicable("the answer is not a date")
-    return _conflict(item, item.distractor(), EQUAL_SOURCE, "Added an equally authoritative source dating the event to {v}.", AS_FACT)
+    return _conflict(
+        item, item.distractor(), EQUAL_SOURCE, "Added an equally authoritative source dating the event to {v}.", AS_FACT
+    )
 
 
 @lever(CO, tx.MEDIUM, "Spatial Location Clash", NOISE)
@@ -103,7 +120,13 @@ def location_clash(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype != at.PLACE:
         raise NotApplicable("the answer is not a place")
-    return _conflict(item, item.distractor(), EQUAL_SOURCE, "Added an equally authoritative source placing it in {v} instead.", AS_FACT)
+    return _conflict(
+        item,
+        item.distractor(),
+        EQUAL_SOURCE,
+        "Added an equally authoritative source placing it in {v} instead.",
+        AS_FACT,
+    )
 
 
 @lever(CO, tx.MEDIUM, "Equal-standing Value Clash", NOISE)
@@ -113,12 +136,20 @@ def equal_standing(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype != at.NUMBER:
         raise NotApplicable("only a numeric answer has a rival value that is surely of the same kind")
-    return _conflict(item, other_figure(item), EQUAL_SOURCE,
-                     "Added an equally authoritative source giving {v} for the same figure.", AS_FACT)
+    return _conflict(
+        item,
+        other_figure(item),
+        EQUAL_SOURCE,
+        "Added an equally authoritative source giving {v} for the same figure.",
+        AS_FACT,
+    )
 
 
-_HEDGE = re.compile(r"\b(?:about|around|approximately|roughly|nearly|almost|over|more than|less than|fewer than|at least|"
-                    r"up to|some|circa|c\.|under)\b", re.I)
+_HEDGE = re.compile(
+    r"\b(?:about|around|approximately|roughly|nearly|almost|over|more than|less than|fewer than|at least|"
+    r"up to|some|circa|c\.|under)\b",
+    re.I,
+)
 _YEARLIKE = re.compile(r"^(?:1[5-9]\d\d|20[0-4]\d)$")
 
 
@@ -162,7 +193,13 @@ def magnitude_clash(item: Item) -> Proposal:
     value = with_value(num, num.value * factor)
     if value == item.anchor or contains_any(value, item.answers):
         raise NotApplicable("the scaled number cannot be written distinctly")
-    return _conflict(item, value, EQUAL_SOURCE, "Added an equally authoritative source giving {v}, a tenfold different figure.", AS_FACT)
+    return _conflict(
+        item,
+        value,
+        EQUAL_SOURCE,
+        "Added an equally authoritative source giving {v}, a tenfold different figure.",
+        AS_FACT,
+    )
 
 
 @lever(CO, tx.HIGH, "Same-source Self-contradiction", NOISE)
@@ -172,9 +209,13 @@ def self_contradiction(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype not in (at.DATE, at.YEAR, at.NUMBER):
         raise NotApplicable("only a date, year or figure has a rival value that is surely of the same kind")
-    return _conflict(item, other_figure(item), SELF_CLASH,
-                     "The same source also asserts {v} and denies the original value, so the statements cannot both hold.",
-                     SELF_CLASH_ALONE)
+    return _conflict(
+        item,
+        other_figure(item),
+        SELF_CLASH,
+        "The same source also asserts {v} and denies the original value, so the statements cannot both hold.",
+        SELF_CLASH_ALONE,
+    )
 
 
 # -- LOW ---------------------------------------------------------------------------------------
@@ -185,10 +226,18 @@ def fringe_source(item: Item) -> Proposal:
     item.need_anchor()
     value = item.maybe_distractor()
     if value is None:
-        return _denial(item, FRINGE_DENIAL, FRINGE_DENIAL,
-                       "Added a clearly low-credibility source denying the answer; the authoritative statement stays.")
-    return _conflict(item, value, FRINGE_SOURCE,
-                     "Added a clearly low-credibility source claiming {v}; the authoritative statement stays.")
+        return _denial(
+            item,
+            FRINGE_DENIAL,
+            FRINGE_DENIAL,
+            "Added a clearly low-credibility source denying the answer; the authoritative statement stays.",
+        )
+    return _conflict(
+        item,
+        value,
+        FRINGE_SOURCE,
+        "Added a clearly low-credibility source claiming {v}; the authoritative statement stays.",
+    )
 
 
 def rounded(num: at.NumberValue) -> float | None:
@@ -209,7 +258,9 @@ def minor_rounding(item: Item) -> Proposal:
     value = rounded(num) if num else None
     if value is None:
         raise NotApplicable("the answer is not a number that rounding changes slightly")
-    return _conflict(item, with_value(num, value), ROUNDED, "Restated the figure rounded to {v}, which agrees within rounding.")
+    return _conflict(
+        item, with_value(num, value), ROUNDED, "Restated the figure rounded to {v}, which agrees within rounding."
+    )
 
 
 _PERIPHERAL_YEAR = re.compile(r"(?<![\w,.])(1[5-9]\d\d|20[0-2]\d)(?![\w,])")
@@ -220,17 +271,25 @@ def peripheral_clash(item: Item) -> Proposal:
     item.need_anchor()
     passage = item.passages[item.answer_passages()[0]]
     sents = split_sentences(passage)
-    options = [(i, m) for i, s in enumerate(sents) if not contains_any(s, item.answers)
-               for m in _PERIPHERAL_YEAR.finditer(s) if complete(s) and embeddable(s)]
+    options = [
+        (i, m)
+        for i, s in enumerate(sents)
+        if not contains_any(s, item.answers)
+        for m in _PERIPHERAL_YEAR.finditer(s)
+        if complete(s) and embeddable(s)
+    ]
     if not options:
         raise NotApplicable("no non-answer sentence carries a year to disagree about")
     i, m = item.rng.choice(options)
     year = int(m.group(1))
     new_year = year + item.rng.choice((-2, -1, 1, 2))
     sentence = sents[i]
-    changed = sentence[:m.start()] + str(new_year) + sentence[m.end():]
+    changed = sentence[: m.start()] + str(new_year) + sentence[m.end() :]
     if contains_any(changed, item.answers) or len(sentence.split()) > MAX_WORDS:
         raise NotApplicable("the peripheral sentence is unsuitable")
     statement = end_sentence(PERIPHERAL.format(s=embed(changed, item.vocabulary)))
-    return Proposal(item.query, place(item, sentence, statement, end_sentence(changed)),
-                    f"Added a conflicting account of a side detail ({year} vs {new_year}); the asked fact is untouched.")
+    return Proposal(
+        item.query,
+        place(item, sentence, statement, end_sentence(changed)),
+        f"Added a conflicting account of a side detail ({year} vs {new_year}); the asked fact is untouched.",
+    )

@@ -13,7 +13,19 @@ import re
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import (
-    ARTICLES, CONTEXT, PREPOSITIONS, QUERY, _SENTENCE_START, _WORD_BEFORE, Item, NotApplicable, Proposal, in_compound, insert_after, lever, rebuild,
+    _SENTENCE_START,
+    _WORD_BEFORE,
+    ARTICLES,
+    CONTEXT,
+    PREPOSITIONS,
+    QUERY,
+    Item,
+    NotApplicable,
+    Proposal,
+    in_compound,
+    insert_after,
+    lever,
+    rebuild,
     sentences_with,
 )
 from refusalbench.perturb.coarsen import _POSSESSIVES, coarsen_passage, decade, name_slot_ok, region_of, role
@@ -55,12 +67,18 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
         if len({tuple(_FIGURE.findall(a)) for a in stated}) > 1:
             raise NotApplicable("the passage states several different figures as answers; one range would misstate one")
     tokens = name_tokens(item) if item.atype == at.PERSON else []
-    hedged = re.compile(r"\b(?:more than|over|about|around|nearly|almost|at least|up to|some|roughly|approximately)\s+$", re.I)
+    hedged = re.compile(
+        r"\b(?:more than|over|about|around|nearly|almost|at least|up to|some|roughly|approximately)\s+$", re.I
+    )
     in_name = re.compile(rf"\b[Tt]he\s+{re.escape(item.anchor_text)}(?!\d)\s+[A-Z]") if item.atype == at.YEAR else None
 
     def edit(passage: str) -> str:
-        if item.atype == at.NUMBER and any(hedged.search(passage[:m.start()]) for a in item.answers
-                                           if (pat := answer_pattern(a)) for m in pat.finditer(passage)):
+        if item.atype == at.NUMBER and any(
+            hedged.search(passage[: m.start()])
+            for a in item.answers
+            if (pat := answer_pattern(a))
+            for m in pat.finditer(passage)
+        ):
             raise NotApplicable("the figure is already hedged ('more than 50'); a range would misstate it")
         if in_name is not None and in_name.search(passage):
             raise NotApplicable("the year is part of a name ('the 1980 Summer Olympics')")
@@ -78,11 +96,15 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
 
 @lever(GR, tx.MEDIUM, "Answer Stated One Level Coarser", CONTEXT)
 def one_level_coarser(item: Item) -> Proposal:
-    return _coarsen(item, 1, "Stated the answer only at a coarser level (year, decade, range, role or region) than the query asks.")
+    return _coarsen(
+        item, 1, "Stated the answer only at a coarser level (year, decade, range, role or region) than the query asks."
+    )
 
 
-_DATE_BEFORE = re.compile(r"(?:\b(?:January|February|March|April|May|June|July|August|September|October|November|"
-                          r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?|\d),?$|\d{4},?(?: and)?$")
+_DATE_BEFORE = re.compile(
+    r"(?:\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?|\d),?$|\d{4},?(?: and)?$"
+)
 _YEAR_LIST_AFTER = re.compile(r"^,?\s*(?:and\s+|or\s+|to\s+|[-–]\s*)?\d{4}\b")
 _LEADING_PREPOSITION = re.compile(r"^(?:by|on|at|since|from|until|before|after|around|circa|c\.)\s", re.I)
 
@@ -99,21 +121,27 @@ def far_coarser(item: Item) -> Proposal:
     for i in item.signal:
         for a in item.answers:
             pat = answer_pattern(a)
-            for m in (pat.finditer(item.passages[i]) if pat else ()):
-                before = item.passages[i][:m.start()].rstrip()
+            for m in pat.finditer(item.passages[i]) if pat else ():
+                before = item.passages[i][: m.start()].rstrip()
                 if _LEADING_PREPOSITION.match(a) or not before or before.endswith((".", "!", "?", '"', ":")):
                     raise NotApplicable("an answer opens its sentence or carries a preposition the century cannot take")
-                if _DATE_BEFORE.search(before) or _YEAR_LIST_AFTER.match(item.passages[i][m.end():]):
-                    raise NotApplicable("the year is part of a date or a list of years ('1 September 1939', '1948, 1949')")
+                if _DATE_BEFORE.search(before) or _YEAR_LIST_AFTER.match(item.passages[i][m.end() :]):
+                    raise NotApplicable(
+                        "the year is part of a date or a list of years ('1 September 1939', '1948, 1949')"
+                    )
     level = 3 if item.atype == at.DATE else 2
-    return _coarsen(item, level, "Stated the answer only as its century, far coarser than the exact year or date asked for.")
+    return _coarsen(
+        item, level, "Stated the answer only as its century, far coarser than the exact year or date asked for."
+    )
 
 
 _LOCAL_MEASURE = re.compile(
     r"^(?:what is|what's|what was) the (?P<measure>(?:legal |current |average |annual )?(?:minimum wage|drinking age|"
     r"voting age|driving age|age of consent|retirement age|population|temperature|sales tax|tax rate|unemployment rate|"
     r"literacy rate|life expectancy|speed limit|salary|income|poverty rate|crime rate|birth rate|interest rate|rainfall))"
-    r" (?:of|in|for) (?P<where>.+)$", re.I)
+    r" (?:of|in|for) (?P<where>.+)$",
+    re.I,
+)
 
 
 @lever(GR, tx.HIGH, "Global Average from Street Data", QUERY)
@@ -127,8 +155,11 @@ def global_average(item: Item) -> Proposal:
         raise NotApplicable("the query does not ask for a local measure (a wage, a rate, a population, ...)")
     measure = re.sub(r"^(?:current|average|annual) ", "", m.group("measure").lower())
     query = as_question(f"What is the {measure} averaged over every country in the world")
-    return Proposal(query, list(item.passages),
-                    f"Asked for the worldwide average {measure}; the passage gives the value for {m.group('where')} only.")
+    return Proposal(
+        query,
+        list(item.passages),
+        f"Asked for the worldwide average {measure}; the passage gives the value for {m.group('where')} only.",
+    )
 
 
 @lever(GR, tx.LOW, "Exact Degree Value", QUERY)
@@ -151,7 +182,9 @@ def rougher_question(item: Item) -> Proposal:
         query = as_question("roughly " + body[:1].lower() + body[1:])
     else:
         query = as_question("broadly speaking, " + body[:1].lower() + body[1:])
-    return Proposal(query, list(item.passages), "Asked at a rougher level than the passage states; its exact value answers it.")
+    return Proposal(
+        query, list(item.passages), "Asked at a rougher level than the passage states; its exact value answers it."
+    )
 
 
 def _one_step(item: Item) -> tuple[str, str]:
@@ -196,18 +229,27 @@ def one_step_away(item: Item) -> Proposal:
                 raise NotApplicable("the passage names no larger region for the place")
             pat, phrase = answer_pattern(found[0]), coarse.format(region=found[1])
         m = pat.search(sents[k])
-        before, after = sents[k][:m.start()], sents[k][m.end():]
-        if in_compound(sents[k], m.start(), m.end()) or (pat.match(sents[k]) and item.atype not in (at.PERSON, at.ORGANISATION)):
+        before, after = sents[k][: m.start()], sents[k][m.end() :]
+        if in_compound(sents[k], m.start(), m.end()) or (
+            pat.match(sents[k]) and item.atype not in (at.PERSON, at.ORGANISATION)
+        ):
             raise NotApplicable("the answer opens the sentence or is part of a compound")
         w = _WORD_BEFORE.search(before)
         prev = w.group(1).lower() if w else ""
         if prev in ARTICLES | _POSSESSIVES or re.search(r"'s\s+$", before):
-            raise NotApplicable("the answer is a modifier (\"a 1967 film\"), not a phrase of its own")
-        if item.atype in (at.DATE, at.YEAR) and w and w.group(1)[:1].isupper() and prev not in PREPOSITIONS \
-                and not _SENTENCE_START.search(before[:w.start(1)]):
-            raise NotApplicable("the year is part of a name (\"Housing Act 1980\")")
+            raise NotApplicable('the answer is a modifier ("a 1967 film"), not a phrase of its own')
+        if (
+            item.atype in (at.DATE, at.YEAR)
+            and w
+            and w.group(1)[:1].isupper()
+            and prev not in PREPOSITIONS
+            and not _SENTENCE_START.search(before[: w.start(1)])
+        ):
+            raise NotApplicable('the year is part of a name ("Housing Act 1980")')
         if item.atype == at.DATE and prev == "in" and coarse.startswith("a date"):
-            before = re.sub(r"\b([Ii])n(\s+)$", lambda x: ("O" if x.group(1) == "I" else "o") + "n" + x.group(2), before)  # on a date
+            before = re.sub(
+                r"\b([Ii])n(\s+)$", lambda x: ("O" if x.group(1) == "I" else "o") + "n" + x.group(2), before
+            )  # on a date
         if item.atype == at.ORGANISATION and re.match(r"\s+(?:have|are|were)\b", after):
             raise NotApplicable("the name takes a plural verb, which 'an organisation' does not")
         if item.atype in (at.PERSON, at.ORGANISATION) and not name_slot_ok(before, after):
@@ -216,4 +258,6 @@ def one_step_away(item: Item) -> Proposal:
         return rebuild(insert_after(sents, k, f"{definite} {anchor.rstrip('.')}."))
 
     passages = item.edit_signal(edit)
-    return Proposal(item.query, passages, f"Stated the fact as '{coarse}' and gave the exact value in the next sentence.")
+    return Proposal(
+        item.query, passages, f"Stated the fact as '{coarse}' and gave the exact value in the next sentence."
+    )

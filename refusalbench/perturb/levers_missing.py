@@ -10,11 +10,30 @@ import re
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import (
-    _SENTENCE_START, _WORD_BEFORE, ARTICLES, CONTEXT, Item, NotApplicable, Proposal, complete, lever, rebuild, replace_spans,
+    _SENTENCE_START,
+    _WORD_BEFORE,
+    ARTICLES,
+    CONTEXT,
+    Item,
+    NotApplicable,
+    Proposal,
+    complete,
+    lever,
+    rebuild,
+    replace_spans,
     sentences_with,
 )
 from refusalbench.perturb.distractors import STOPWORDS
-from refusalbench.perturb.text import LOWERABLE, answer_pattern, balanced, capitalise, contains, contains_any, split_sentences, tidy
+from refusalbench.perturb.text import (
+    LOWERABLE,
+    answer_pattern,
+    balanced,
+    capitalise,
+    contains,
+    contains_any,
+    split_sentences,
+    tidy,
+)
 
 MI = tx.MISSING_INFO
 STAND_IN = {at.PERSON: "a certain person", at.ORGANISATION: "a certain organisation", at.PLACE: "a certain place"}
@@ -95,7 +114,9 @@ def _mask(text: str, answers: list[str], stand_in: str, tokens: list[str] = ()) 
 @lever(MI, tx.MEDIUM, "Answer Clause Excised", CONTEXT)
 def answer_clause_excised(item: Item) -> Proposal:
     passages = item.edit_signal(lambda p: _drop(p, lambda s: contains_any(s, item.answers)))
-    return _proposal(item, passages, "Deleted every sentence that states an answer; the rest of the passage is unchanged.")
+    return _proposal(
+        item, passages, "Deleted every sentence that states an answer; the rest of the passage is unchanged."
+    )
 
 
 @lever(MI, tx.MEDIUM, "Placeholder Entity Substitution", CONTEXT)
@@ -106,7 +127,9 @@ def placeholder_entity(item: Item) -> Proposal:
     stand_in = STAND_IN[item.atype]
     tokens = name_tokens(item) if item.atype == at.PERSON else []
     passages = item.edit_signal(lambda p: _mask(p, item.answers, stand_in, tokens))
-    return _proposal(item, passages, f"Replaced every mention of the answer entity with the vague stand-in '{stand_in}'.")
+    return _proposal(
+        item, passages, f"Replaced every mention of the answer entity with the vague stand-in '{stand_in}'."
+    )
 
 
 @lever(MI, tx.MEDIUM, "Missing Temporal Adjunct", CONTEXT)
@@ -128,7 +151,11 @@ def missing_temporal_adjunct(item: Item) -> Proposal:
         return text
 
     passages = item.edit_signal(cut)
-    return _proposal(item, passages, "Removed the time expression that answers the 'when' question, keeping the rest of each sentence.")
+    return _proposal(
+        item,
+        passages,
+        "Removed the time expression that answers the 'when' question, keeping the rest of each sentence.",
+    )
 
 
 # -- HIGH --------------------------------------------------------------------------------------
@@ -160,13 +187,17 @@ def answer_and_subject(item: Item) -> Proposal:
         return new
 
     passages = item.edit_signal(edit)
-    return _proposal(item, passages, "Deleted the sentences stating the answer and every sentence about the query's subject.")
+    return _proposal(
+        item, passages, "Deleted the sentences stating the answer and every sentence about the query's subject."
+    )
 
 
 # a sentence that needs an antecedent: a pronoun, or "The club is also ..." / "It also ..."
-_DANGLING = re.compile(r"^(?:(?:He|She|It|They|His|Her|Its|Their|This|These|Those|Also|However|But|And)\b"
-                       r"|(?:The|This|These)\s+\w+(?:\s+\w+)?\s+(?:is|was|are|were|has|had|have)\s+also\b"
-                       r"|\S+(?:\s+\S+){0,3}\s+also\b)")
+_DANGLING = re.compile(
+    r"^(?:(?:He|She|It|They|His|Her|Its|Their|This|These|Those|Also|However|But|And)\b"
+    r"|(?:The|This|These)\s+\w+(?:\s+\w+)?\s+(?:is|was|are|were|has|had|have)\s+also\b"
+    r"|\S+(?:\s+\S+){0,3}\s+also\b)"
+)
 
 
 @lever(MI, tx.HIGH, "Entirely Irrelevant Context", CONTEXT)
@@ -186,7 +217,11 @@ def irrelevant_context(item: Item) -> Proposal:
                 break
         else:
             raise NotApplicable("no unrelated passage with enough whole sentences was found")
-    return _proposal(item, item.with_passages(edited), "Replaced the passage with one about an unrelated topic from another question.")
+    return _proposal(
+        item,
+        item.with_passages(edited),
+        "Replaced the passage with one about an unrelated topic from another question.",
+    )
 
 
 # -- LOW ---------------------------------------------------------------------------------------
@@ -197,7 +232,9 @@ def _drop_one(item: Item, choose) -> list[str]:
 
     def edit(passage: str) -> str:
         sents = split_sentences(passage)
-        options = [i for i in choose(sents) if i > 0 and not contains_any(sents[i], item.answers) and balanced(sents[i])]
+        options = [
+            i for i in choose(sents) if i > 0 and not contains_any(sents[i], item.answers) and balanced(sents[i])
+        ]
         if not options or not sentences_with(sents, item.answers):
             return passage
         k = item.rng.choice(options)
@@ -210,7 +247,9 @@ def _drop_one(item: Item, choose) -> list[str]:
 def non_answer_sentence(item: Item) -> Proposal:
     item.need_anchor()
     passages = _drop_one(item, lambda sents: range(len(sents)))
-    return _proposal(item, passages, "Deleted one sentence that does not state the answer; the answer sentence is intact.")
+    return _proposal(
+        item, passages, "Deleted one sentence that does not state the answer; the answer sentence is intact."
+    )
 
 
 @lever(MI, tx.LOW, "Strip Non-queried Statistic", CONTEXT)
@@ -234,12 +273,15 @@ def parenthetical_excise(item: Item) -> Proposal:
     item.need_anchor()
 
     def edit(passage: str) -> str:
-        spans = [m for m in _PAREN.finditer(passage) if not contains_any(m.group(1), item.answers)
-                 and not _inside_quotes(passage, m.start())]
+        spans = [
+            m
+            for m in _PAREN.finditer(passage)
+            if not contains_any(m.group(1), item.answers) and not _inside_quotes(passage, m.start())
+        ]
         if not spans:
             return passage
         m = item.rng.choice(spans)
-        return rebuild(split_sentences(tidy(passage[:m.start()] + passage[m.end():])))
+        return rebuild(split_sentences(tidy(passage[: m.start()] + passage[m.end() :])))
 
     passages = item.edit_signal(edit)
     return _proposal(item, passages, "Removed a parenthetical aside that does not bear on the answer.")
@@ -247,7 +289,8 @@ def parenthetical_excise(item: Item) -> Proposal:
 
 _INTRO = re.compile(
     r"^(?:In|On|At|During|After|Before|By|Since|From|Following|With|Under|Within|Despite|Originally|"
-    r"Initially|Today|Currently|Later|Eventually|Meanwhile|Traditionally|Historically)\b[^,;()\"]{0,60},\s+(?=[a-zA-Z])")
+    r"Initially|Today|Currently|Later|Eventually|Meanwhile|Traditionally|Historically)\b[^,;()\"]{0,60},\s+(?=[a-zA-Z])"
+)
 
 
 @lever(MI, tx.LOW, "Intro Clause Removal", CONTEXT)
@@ -261,7 +304,7 @@ def intro_clause(item: Item) -> Proposal:
         for i, s in enumerate(sents):
             m = _INTRO.match(s)
             if m and not contains_any(m.group(0), item.answers) and not any(contains(m.group(0), w) for w in subject):
-                rest = s[m.end():]
+                rest = s[m.end() :]
                 if len(rest.split()) >= 4 and (rest[:1].isupper() or rest.split(" ", 1)[0].lower() in LOWERABLE):
                     options.append((i, capitalise(rest)))
         if not options:
@@ -271,13 +314,17 @@ def intro_clause(item: Item) -> Proposal:
         return rebuild(sents)
 
     passages = item.edit_signal(edit)
-    return _proposal(item, passages, "Removed a non-essential opening phrase from a sentence; the core statement stays.")
-
+    return _proposal(
+        item, passages, "Removed a non-essential opening phrase from a sentence; the core statement stays."
+    )
 
 
 _PRICE_QUERY = re.compile(r"\b(?:how much|cost|price|paid|pay|worth|budget|salary|fee)\b", re.I)
-_MONEY = re.compile(r"(?:[$£€¥]\s?\d[\d,.]*(?:\s(?:million|billion|thousand))?|\d[\d,.]*\s(?:million|billion|thousand)?\s?"
-                    r"(?:dollars|pounds|euros|yen|rupees))", re.I)
+_MONEY = re.compile(
+    r"(?:[$£€¥]\s?\d[\d,.]*(?:\s(?:million|billion|thousand))?|\d[\d,.]*\s(?:million|billion|thousand)?\s?"
+    r"(?:dollars|pounds|euros|yen|rupees))",
+    re.I,
+)
 
 
 @lever(MI, tx.MEDIUM, "Price Redacted", CONTEXT)

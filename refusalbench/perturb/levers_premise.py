@@ -20,9 +20,12 @@ MAX_WORDS = 30
 FACTIVE = ("Given that we know that {s}, {q}", "Knowing that {s}, {q}", "Since it is well known that {s}, {q}")
 NON_AGENTS = ("Which prime number", "Which shade of blue", "Which empty box", "Which mathematical theorem")
 _PARENTHETICAL = re.compile(r"\s*\([^()]*\)")
-_WEAK_OPENING = re.compile(r"(?:he|she|it|they|his|her|its|their|this|these|those|also|however|but|and|then|there|here)\b",
-                           re.I)
-_PARTICIPLE = re.compile(r"\s*[A-Z][a-z]{3,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)")  # "Published in 1937, it ..."
+_WEAK_OPENING = re.compile(
+    r"(?:he|she|it|they|his|her|its|their|this|these|those|also|however|but|and|then|there|here)\b", re.I
+)
+_PARTICIPLE = re.compile(
+    r"\s*[A-Z][a-z]{3,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)"
+)  # "Published in 1937, it ..."
 _WHO = re.compile(r"^(?P<wh>who|who's|whom)\s+(?P<rest>.+)$", re.I)
 
 
@@ -45,8 +48,11 @@ def factive_contradiction(item: Item) -> Proposal:
         raise NotApplicable("the restated sentence does not carry the rival value alone")
     frame = item.rng.choice(FACTIVE)
     query = as_question(frame.format(s=embed(new, item.vocabulary), q=lower_first(question_body(item.query))))
-    return Proposal(query, list(item.passages),
-                    f"The query now presupposes, through a factive verb, that the answer is {value}; the passage says otherwise.")
+    return Proposal(
+        query,
+        list(item.passages),
+        f"The query now presupposes, through a factive verb, that the answer is {value}; the passage says otherwise.",
+    )
 
 
 @lever(FP, tx.HIGH, "Inanimate Agent Verb", QUERY)
@@ -56,12 +62,17 @@ def inanimate_agent(item: Item) -> Proposal:
         raise NotApplicable("the query is not a 'who' question")
     rest = ("is " if m.group("wh").lower() == "who's" else "") + m.group("rest")
     query = as_question(f"{item.rng.choice(NON_AGENTS)} {rest}")
-    return Proposal(query, list(item.passages), "Asked which abstract, inanimate thing performed a person's act: a category error.")
+    return Proposal(
+        query, list(item.passages), "Asked which abstract, inanimate thing performed a person's act: a category error."
+    )
 
 
-_STABLE = re.compile(r"^(?:who|what|where|which)\b.*\b(?:wrote|write|writes|sang|sing|sings|composed|founded|invented|"
-                     r"discovered|designed|built|directed|painted|created|developed|produced|recorded|performed|"
-                     r"originally|first|born|buried|located|situated|based|headquartered|made of|named after)\b", re.I)
+_STABLE = re.compile(
+    r"^(?:who|what|where|which)\b.*\b(?:wrote|write|writes|sang|sing|sings|composed|founded|invented|"
+    r"discovered|designed|built|directed|painted|created|developed|produced|recorded|performed|"
+    r"originally|first|born|buried|located|situated|based|headquartered|made of|named after)\b",
+    re.I,
+)
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20[0-2]\d)(?!\d)")
 LATEST_YEAR = 2017  # the NQ passages were written by then; a later year would be in the future for some
 
@@ -83,5 +94,8 @@ def over_specific_year(item: Item) -> Proposal:
         raise NotApplicable("no later year is free")
     year = item.rng.choice(options)
     query = as_question(f"As of {year}, {lower_first(body)}")
-    return Proposal(query, list(item.passages),
-                    f"Tied the query to {year}, a time frame the passage never mentions; the asked fact does not depend on it.")
+    return Proposal(
+        query,
+        list(item.passages),
+        f"Tied the query to {year}, a time frame the passage never mentions; the asked fact does not depend on it.",
+    )

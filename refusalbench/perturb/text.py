@@ -25,7 +25,7 @@ _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?)\]])")
 _SPACE_AFTER_OPEN = re.compile(r"([(\[])\s+")
 _REPEATED_COMMA = re.compile(r",\s*,+")
 _DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
-FINAL = (".", "!", "?", ".\"", ".'", "!\"", "?\"", ".”", "?”", ".)")
+FINAL = (".", "!", "?", '."', ".'", '!"', '?"', ".”", "?”", ".)")
 
 LOWERABLE = frozenset(
     """the a an in on at it he she they we this that these those its his her their there after before
@@ -76,7 +76,7 @@ def split_sentences(text: str) -> list[str]:
             token = before.group(1) if before else ""
             if is_abbreviation(token):
                 continue
-            if text[m.end(3):m.end(3) + 1].isdigit() and re.fullmatch(r"[A-Z][A-Za-z]{0,2}\.", token):
+            if text[m.end(3) : m.end(3) + 1].isdigit() and re.fullmatch(r"[A-Z][A-Za-z]{0,2}\.", token):
                 continue  # "KV. 550", "Op. 27": a catalogue label before its number
         end = m.end(2)
         piece = text[start:end].strip()
@@ -114,7 +114,7 @@ def capitalise(text: str) -> str:
     """Upper-case the first letter (after any opening quote/bracket)."""
     for i, ch in enumerate(text):
         if ch.isalpha():
-            return text[:i] + ch.upper() + text[i + 1:]
+            return text[:i] + ch.upper() + text[i + 1 :]
         if ch.isdigit():
             return text
     return text
@@ -130,7 +130,7 @@ def embed(sentence: str, vocabulary: frozenset[str] | set[str] = frozenset()) ->
     first, _, after = s.partition(" ")
     word = first.strip(",;:")
     if word in ("A", "An") and after[:1].islower():  # "A total of 49 ..." → "a total of 49 ..."
-        return word.lower() + s[len(word):]
+        return word.lower() + s[len(word) :]
     name_goes_on = after[:1].isupper() or after[:1].isdigit()
     if word[:1].isupper() and word[1:].islower() and word.isalpha() and (not name_goes_on or word.lower() in LOWERABLE):
         low = word.lower()
@@ -178,7 +178,7 @@ def lower_first(text: str) -> str:
     """Lower-case the first word unless it looks like a name or acronym (second letter upper, or 'I')."""
     first = text.split(" ", 1)[0]
     if len(first) > 1 and first[1:].islower() and first.lower() in LOWERABLE | _WH:
-        return first.lower() + text[len(first):]
+        return first.lower() + text[len(first) :]
     return text
 
 
@@ -193,8 +193,6 @@ def answer_pattern(answer: str) -> re.Pattern[str] | None:
         return None
     body = r"\s+".join(re.escape(t) for t in tokens)
     return re.compile(r"(?<!\w)" + body + r"(?!\w)", re.I)
-
-
 
 
 def contains(text: str, answer: str) -> bool:
@@ -213,10 +211,6 @@ def raw_contains_any(text: str, answers: Sequence[str]) -> bool:
         if a and re.search(r"(?<!\w)" + re.escape(a) + r"(?!\w)", text, re.I):
             return True
     return False
-
-
-
-
 
 
 def balanced(text: str) -> bool:

@@ -42,7 +42,9 @@ def _csv(df: pd.DataFrame, out: Path, name: str, written: list[Path]) -> Path:
     return path
 
 
-def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_numbers: bool = True, paper_file: Optional[Path] = None) -> Path:
+def build_report(
+    metrics_by_run: dict[str, dict], out_dir: str | Path, paper_numbers: bool = True, paper_file: Optional[Path] = None
+) -> Path:
     """Write the report of `metrics_by_run` ({run label: metrics JSON object}) into `out_dir`.
 
     Returns the path of ``report.md``. Figures and CSV files sit beside it.
@@ -76,22 +78,50 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
             view[label] = tables.with_interval(head, key)
         view["truncated"], view["unscored"] = head["truncated"], head["unscored"]
         md += [tables.to_markdown(view), ""]
-        md += _figure(plots.ranking(head, out / "figures" / "refusal_accuracy_ranking.png"), out, "Refusal-accuracy ranking", written)
-        md += _figure(plots.dashboard(head, out / "figures" / "calibrated_refusal_dashboard.png"), out, "Calibrated-refusal dashboard", written)
-        md += _figure(plots.detection_vs_categorisation(head, out / "figures" / "detection_vs_categorisation.png"), out, "Detection vs categorisation", written)
+        md += _figure(
+            plots.ranking(head, out / "figures" / "refusal_accuracy_ranking.png"),
+            out,
+            "Refusal-accuracy ranking",
+            written,
+        )
+        md += _figure(
+            plots.dashboard(head, out / "figures" / "calibrated_refusal_dashboard.png"),
+            out,
+            "Calibrated-refusal dashboard",
+            written,
+        )
+        md += _figure(
+            plots.detection_vs_categorisation(head, out / "figures" / "detection_vs_categorisation.png"),
+            out,
+            "Detection vs categorisation",
+            written,
+        )
 
     differ = pd.DataFrame([{"run": run, **row} for run, m in runs.items() for row in convention_differences(m)])
     if not differ.empty:
         _csv(differ, out, "convention_differences.csv", written)
-        md += ["### Where the scoring conventions differ", "",
-               "Headline metrics whose strict and official values differ by more than the half-width of the reported "
-               "interval: both are shown.", "", tables.to_markdown(differ), ""]
+        md += [
+            "### Where the scoring conventions differ",
+            "",
+            "Headline metrics whose strict and official values differ by more than the half-width of the reported "
+            "interval: both are shown.",
+            "",
+            tables.to_markdown(differ),
+            "",
+        ]
 
     paired = tables.paired_differences(runs, head)
     if not paired.empty:
         _csv(paired, out, "paired_differences.csv", written)
         view = paired[paired["metric"].isin(["refusal_accuracy", "calibrated_refusal_score"])]
-        md += ["## Paired differences against the best run", "", "Difference = run − reference on the same items (paired bootstrap).", "", tables.to_markdown(view), ""]
+        md += [
+            "## Paired differences against the best run",
+            "",
+            "Difference = run − reference on the same items (paired bootstrap).",
+            "",
+            tables.to_markdown(view),
+            "",
+        ]
 
     intensity = tables.refusal_rate_by_intensity(runs)
     if not intensity.empty:
@@ -99,17 +129,30 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
         wide = intensity.pivot(index="run", columns="intensity", values="refusal_rate")
         wide = wide.reindex(columns=[i for i in INTENSITIES if i in wide.columns]).reset_index()
         md += ["## Refusal rate by intensity (all items; LOW = false-refusal rate)", "", tables.to_markdown(wide), ""]
-        md += _figure(plots.intensity_curves(intensity, out / "figures" / "refusal_rate_by_intensity.png"), out, "Refusal rate by intensity", written)
+        md += _figure(
+            plots.intensity_curves(intensity, out / "figures" / "refusal_rate_by_intensity.png"),
+            out,
+            "Refusal rate by intensity",
+            written,
+        )
 
     heat = tables.class_intensity(runs)
     heat_n = tables.class_intensity(runs, field="n")
     if heat:
-        md += ["## Refusal rate per class × intensity", "",
-               "LOW items are answerable, so a refusal there is a false refusal (left panel, lower is better); at "
-               "MEDIUM and HIGH a refusal is due (right panel, higher is better). n = items per cell.", ""]
+        md += [
+            "## Refusal rate per class × intensity",
+            "",
+            "LOW items are answerable, so a refusal there is a false refusal (left panel, lower is better); at "
+            "MEDIUM and HIGH a refusal is due (right panel, higher is better). n = items per cell.",
+            "",
+        ]
         for run, frame in heat.items():
-            fig = plots.heatmap(frame, out / "figures" / f"class_intensity_{_slug(run)}.png", f"Refusal rate: {run}",
-                                counts=heat_n.get(run))
+            fig = plots.heatmap(
+                frame,
+                out / "figures" / f"class_intensity_{_slug(run)}.png",
+                f"Refusal rate: {run}",
+                counts=heat_n.get(run),
+            )
             md += _figure(fig, out, run, written)
     _csv(tables.breakdown_long(runs), out, "breakdowns.csv", written)
 
@@ -124,7 +167,12 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
             counts = pd.DataFrame(matrix["counts"], index=matrix["rows"], columns=matrix["columns"])
             counts.to_csv(out / f"confusion_{_slug(run)}.csv")
             written.append(out / f"confusion_{_slug(run)}.csv")
-            md += _figure(plots.confusion(matrix, out / "figures" / f"confusion_{_slug(run)}.png", f"Confusion: {run}"), out, run, written)
+            md += _figure(
+                plots.confusion(matrix, out / "figures" / f"confusion_{_slug(run)}.png", f"Confusion: {run}"),
+                out,
+                run,
+                written,
+            )
 
     calib = tables.calibration(runs)
     if not calib.empty:
@@ -133,13 +181,22 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
         for run, m in runs.items():
             c = m.get("calibration") or {}
             if c.get("available"):
-                fig = plots.reliability(c["reliability_10bin"], out / "figures" / f"reliability_{_slug(run)}.png", f"Reliability: {run}")
+                fig = plots.reliability(
+                    c["reliability_10bin"], out / "figures" / f"reliability_{_slug(run)}.png", f"Reliability: {run}"
+                )
                 md += _figure(fig, out, run, written)
 
     mp = tables.multi_passage(runs)
     if not mp.empty:
         _csv(mp, out, "multi_passage.csv", written)
-        md += ["## Multi-passage (GaRAGe) answer quality", "", "`raf_flag`: the original code's relevance-aware factuality flag; `raf_eligible`: the GaRAGe paper's version (eligible and factual on relevant passages).", "", tables.to_markdown(mp), ""]
+        md += [
+            "## Multi-passage (GaRAGe) answer quality",
+            "",
+            "`raf_flag`: the original code's relevance-aware factuality flag; `raf_eligible`: the GaRAGe paper's version (eligible and factual on relevant passages).",
+            "",
+            tables.to_markdown(mp),
+            "",
+        ]
 
     if not head.empty:
         curve = plots.thinking_budget(head, out / "figures" / "thinking_budget.png")
@@ -156,7 +213,23 @@ def build_report(metrics_by_run: dict[str, dict], out_dir: str | Path, paper_num
         if comparison.empty:
             md += ["No run matches a model of the paper's reported numbers.", ""]
         else:
-            md += [tables.to_markdown(comparison, ["run", "paper_model", "paper_metric", "ours", "ours_ci_low", "ours_ci_high", "paper", "paper_location", "note"]), ""]
+            md += [
+                tables.to_markdown(
+                    comparison,
+                    [
+                        "run",
+                        "paper_model",
+                        "paper_metric",
+                        "ours",
+                        "ours_ci_low",
+                        "ours_ci_high",
+                        "paper",
+                        "paper_location",
+                        "note",
+                    ],
+                ),
+                "",
+            ]
 
     rules = {str(m.get("meta", {}).get("truncated_unscored_rule_text") or RULE) for m in runs.values()}
     md += ["## Scoring convention and the rule for truncated, unscored and ERROR responses", ""]
@@ -183,10 +256,12 @@ def relabel_warnings(head: pd.DataFrame) -> list[str]:
         for kind in ("truncated", "unscored"):
             count = row.get(kind)
             if count is not None and not pd.isna(count) and count / n > RELABEL_WARN_SHARE:
-                note = (f"**Warning:** run {row['run']}: {int(count)} of {int(n)} responses ({count / n:.0%}) are "
-                        f"{kind}, so they count as neither answers nor refusals. Check the `judge_reason` column of "
-                        "labels.parquet: answers cut off by max_tokens, or (with evaluate.prompt_variant=confidence) "
-                        "responses holding only a confidence line, which the judge labels truncated.")
+                note = (
+                    f"**Warning:** run {row['run']}: {int(count)} of {int(n)} responses ({count / n:.0%}) are "
+                    f"{kind}, so they count as neither answers nor refusals. Check the `judge_reason` column of "
+                    "labels.parquet: answers cut off by max_tokens, or (with evaluate.prompt_variant=confidence) "
+                    "responses holding only a confidence line, which the judge labels truncated."
+                )
                 log.warning("%s", note.replace("**", ""))
                 lines += [note, ""]
     return lines

@@ -131,7 +131,19 @@ def matches(paper_model: str, model_id: str, budget: Optional[int]) -> bool:
 
 def comparison_table(runs: dict[str, dict], paper: Optional[pd.DataFrame]) -> pd.DataFrame:
     """Rows (run, metric, ours, paper, …) for every paper number that one of `runs` matches."""
-    columns = ["run", "benchmark", "paper_model", "paper_metric", "our_metric", "ours", "ours_ci_low", "ours_ci_high", "paper", "paper_location", "note"]
+    columns = [
+        "run",
+        "benchmark",
+        "paper_model",
+        "paper_metric",
+        "our_metric",
+        "ours",
+        "ours_ci_low",
+        "ours_ci_high",
+        "paper",
+        "paper_location",
+        "note",
+    ]
     rows = []
     if paper is None:
         return pd.DataFrame(columns=columns)
@@ -147,10 +159,17 @@ def comparison_table(runs: dict[str, dict], paper: Optional[pd.DataFrame]) -> pd
             ours_name, value, entry = found
             rows.append(
                 {
-                    "run": run, "benchmark": bench, "paper_model": rec.model, "paper_metric": rec.metric,
-                    "our_metric": ours_name, "ours": value, "ours_ci_low": entry.get("ci_low"),
-                    "ours_ci_high": entry.get("ci_high"), "paper": rec.value,
-                    "paper_location": rec.paper_location, "note": rec.note,
+                    "run": run,
+                    "benchmark": bench,
+                    "paper_model": rec.model,
+                    "paper_metric": rec.metric,
+                    "our_metric": ours_name,
+                    "ours": value,
+                    "ours_ci_low": entry.get("ci_low"),
+                    "ours_ci_high": entry.get("ci_high"),
+                    "paper": rec.value,
+                    "paper_location": rec.paper_location,
+                    "note": rec.note,
                 }  # fmt: skip
             )
     return pd.DataFrame(rows, columns=columns)

@@ -5,9 +5,8 @@ Each function draws one figure from report tables or a metrics object and return
 
 from __future__ import annotations
 
-import warnings
-
 import math
+import warnings
 from pathlib import Path
 from typing import Optional
 
@@ -46,7 +45,13 @@ def ranking(head: pd.DataFrame, path: Path, metric: str = "refusal_accuracy") ->
     """Horizontal bars of `metric` per run, best at the top, with bootstrap intervals."""
     data = head[head[metric].notna()].sort_values(metric)
     fig, ax = plt.subplots(figsize=(7, 0.9 + 0.35 * max(len(data), 1)))
-    ax.barh(data["run"], data[metric], xerr=_err(data[metric], data[f"{metric}_ci_low"], data[f"{metric}_ci_high"]), color="#4c72b0", capsize=3)
+    ax.barh(
+        data["run"],
+        data[metric],
+        xerr=_err(data[metric], data[f"{metric}_ci_low"], data[f"{metric}_ci_high"]),
+        color="#4c72b0",
+        capsize=3,
+    )
     ax.set_xlim(*RATE_AXIS)
     ax.set_xlabel(metric.replace("_", " "))
     ax.set_title("Refusal-accuracy ranking (95% clustered bootstrap)")
@@ -62,8 +67,21 @@ def _scatter(head: pd.DataFrame, x: str, y: str, path: Path, title: str, iso_mea
             line = 2 * level - grid
             keep = (line >= 0) & (line <= 1)
             ax.plot(grid[keep], line[keep], ls=":", color="grey", lw=0.8)
-            ax.annotate(f"CRS {level:.1f}", (min(1.0, 2 * level) - 0.02, max(0.0, 2 * level - 1) + 0.02), fontsize=7, color="grey", ha="right")
-    ax.errorbar(data[x], data[y], xerr=_err(data[x], data[f"{x}_ci_low"], data[f"{x}_ci_high"]), yerr=_err(data[y], data[f"{y}_ci_low"], data[f"{y}_ci_high"]), fmt="o", capsize=2)
+            ax.annotate(
+                f"CRS {level:.1f}",
+                (min(1.0, 2 * level) - 0.02, max(0.0, 2 * level - 1) + 0.02),
+                fontsize=7,
+                color="grey",
+                ha="right",
+            )
+    ax.errorbar(
+        data[x],
+        data[y],
+        xerr=_err(data[x], data[f"{x}_ci_low"], data[f"{x}_ci_high"]),
+        yerr=_err(data[y], data[f"{y}_ci_low"], data[f"{y}_ci_high"]),
+        fmt="o",
+        capsize=2,
+    )
     for _, row in data.iterrows():
         ax.annotate(str(row["run"]), (row[x], row[y]), textcoords="offset points", xytext=(4, 4), fontsize=7)
     ax.set_xlim(*RATE_AXIS)
@@ -80,7 +98,9 @@ def dashboard(head: pd.DataFrame, path: Path) -> Path:
 
 
 def detection_vs_categorisation(head: pd.DataFrame, path: Path) -> Path:
-    return _scatter(head, "detection_f1", "category_accuracy", path, "Detection (F1) vs categorisation (category accuracy)")
+    return _scatter(
+        head, "detection_f1", "category_accuracy", path, "Detection (F1) vs categorisation (category accuracy)"
+    )
 
 
 def confusion(matrix: dict, path: Path, title: str) -> Path:
@@ -96,7 +116,15 @@ def confusion(matrix: dict, path: Path, title: str) -> Path:
     for i in range(counts.shape[0]):
         for j in range(counts.shape[1]):
             if counts[i, j]:
-                ax.text(j, i, f"{shares[i, j]:.2f}\n({counts[i, j]})", ha="center", va="center", fontsize=6, color="white" if shares[i, j] > 0.6 else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{shares[i, j]:.2f}\n({counts[i, j]})",
+                    ha="center",
+                    va="center",
+                    fontsize=6,
+                    color="white" if shares[i, j] > 0.6 else "black",
+                )
     ax.set_xlabel("predicted")
     ax.set_ylabel("expected")
     ax.set_title(title)
@@ -107,7 +135,14 @@ def intensity_curves(table: pd.DataFrame, path: Path) -> Path:
     """Refusal rate (all items) at LOW / MEDIUM / HIGH, one line per run."""
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     for run, part in table.groupby("run", sort=False):
-        ax.errorbar(part["intensity"], part["refusal_rate"], yerr=_err(part["refusal_rate"], part["ci_low"], part["ci_high"]), marker="o", capsize=2, label=str(run))
+        ax.errorbar(
+            part["intensity"],
+            part["refusal_rate"],
+            yerr=_err(part["refusal_rate"], part["ci_low"], part["ci_high"]),
+            marker="o",
+            capsize=2,
+            label=str(run),
+        )
     ax.set_ylim(*RATE_AXIS)
     ax.set_ylabel("refusal rate (all items)")
     ax.set_title("Refusal rate by intensity (LOW = false refusals)")
@@ -122,14 +157,22 @@ def heatmap(frame: pd.DataFrame, path: Path, title: str, counts: Optional[pd.Dat
     MEDIUM/HIGH a refusal is due (higher is better). The two are drawn in separate panels with their
     own colour scales, never mixed on one scale.
     """
-    groups = [(cols, label, cmap) for cols, label, cmap in (
-        ([c for c in frame.columns if c == "LOW"], "false-refusal rate (LOW: answerable; lower is better)", "Reds"),
-        ([c for c in frame.columns if c != "LOW"], "refusal rate (MEDIUM/HIGH: refusal due; higher is better)",
-         "Blues"),
-    ) if cols]
+    groups = [
+        (cols, label, cmap)
+        for cols, label, cmap in (
+            ([c for c in frame.columns if c == "LOW"], "false-refusal rate (LOW: answerable; lower is better)", "Reds"),
+            (
+                [c for c in frame.columns if c != "LOW"],
+                "refusal rate (MEDIUM/HIGH: refusal due; higher is better)",
+                "Blues",
+            ),
+        )
+        if cols
+    ]
     widths = [len(cols) + 0.8 for cols, _, _ in groups]
-    fig, axes = plt.subplots(1, len(groups), figsize=(3.2 + 1.6 * sum(widths), 4.4), squeeze=False,
-                             gridspec_kw={"width_ratios": widths})
+    fig, axes = plt.subplots(
+        1, len(groups), figsize=(3.2 + 1.6 * sum(widths), 4.4), squeeze=False, gridspec_kw={"width_ratios": widths}
+    )
     for ax, (cols, label, cmap) in zip(axes[0], groups):
         values = frame[cols].to_numpy(dtype=float)
         image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=0, vmax=1, aspect="auto")
@@ -143,8 +186,15 @@ def heatmap(frame: pd.DataFrame, path: Path, title: str, counts: Optional[pd.Dat
             for j, col in enumerate(cols):
                 if not math.isnan(values[i, j]):
                     n = "" if counts is None else f"\nn={int(counts.loc[frame.index[i], col])}"
-                    ax.text(j, i, f"{values[i, j]:.2f}{n}", ha="center", va="center", fontsize=7,
-                            color="white" if values[i, j] > 0.6 else "black")
+                    ax.text(
+                        j,
+                        i,
+                        f"{values[i, j]:.2f}{n}",
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        color="white" if values[i, j] > 0.6 else "black",
+                    )
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
 
@@ -160,7 +210,14 @@ def thinking_budget(head: pd.DataFrame, path: Path) -> Optional[Path]:
         part = data[data["model"] == model].sort_values("reasoning_budget")
         for metric, style in (("refusal_accuracy", "-o"), ("answer_accuracy", "--s")):
             if part[metric].notna().any():
-                ax.errorbar(part["reasoning_budget"], part[metric], yerr=_err(part[metric], part[f"{metric}_ci_low"], part[f"{metric}_ci_high"]), fmt=style, capsize=2, label=f"{model}: {metric.replace('_', ' ')}")
+                ax.errorbar(
+                    part["reasoning_budget"],
+                    part[metric],
+                    yerr=_err(part[metric], part[f"{metric}_ci_low"], part[f"{metric}_ci_high"]),
+                    fmt=style,
+                    capsize=2,
+                    label=f"{model}: {metric.replace('_', ' ')}",
+                )
     ax.set_ylim(*RATE_AXIS)
     ax.set_xlabel("thinking budget (tokens)")
     ax.set_title("Thinking-budget curves")
@@ -176,7 +233,13 @@ def reliability(bins: list[dict], path: Path, title: str) -> Path:
     centres = [(b["low"] + b["high"]) / 2 for b in filled]
     widths = [b["high"] - b["low"] for b in filled]
     ax.bar(centres, [b["accuracy"] for b in filled], width=widths, edgecolor="black", alpha=0.7, label="accuracy")
-    ax.plot([b["mean_confidence"] for b in filled], [b["accuracy"] for b in filled], "o", color="darkred", label="(mean confidence, accuracy)")
+    ax.plot(
+        [b["mean_confidence"] for b in filled],
+        [b["accuracy"] for b in filled],
+        "o",
+        color="darkred",
+        label="(mean confidence, accuracy)",
+    )
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_xlabel("stated confidence")

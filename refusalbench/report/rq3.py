@@ -29,9 +29,21 @@ SIZE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?[bB](?![A-Za-z0-9])")
 STAGES = ("base", "sft", "instruct", "rlhf", "ppo", "dpo", "preferred")  # earliest first
 _SEP = re.compile(r"([-_/\s]+)")
 SCALE_METRICS = ("refusal_accuracy", "answer_accuracy", "calibrated_refusal_score")
-ALIGNMENT_METRICS = ("refusal_accuracy", "answer_accuracy", "detection_f1", "category_accuracy", "calibrated_refusal_score")
+ALIGNMENT_METRICS = (
+    "refusal_accuracy",
+    "answer_accuracy",
+    "detection_f1",
+    "category_accuracy",
+    "calibrated_refusal_score",
+)
 DOMAIN_METRICS = ("refusal_accuracy", "answer_accuracy", "calibrated_refusal_score")
-SHORT = {"refusal_accuracy": "refusal acc.", "answer_accuracy": "answer acc.", "detection_f1": "detection F1", "category_accuracy": "category acc.", "calibrated_refusal_score": "CRS"}
+SHORT = {
+    "refusal_accuracy": "refusal acc.",
+    "answer_accuracy": "answer acc.",
+    "detection_f1": "detection F1",
+    "category_accuracy": "category acc.",
+    "calibrated_refusal_score": "CRS",
+}
 
 
 # --- parsing model ids -------------------------------------------------------------------------
@@ -97,8 +109,14 @@ def scale_table(head: pd.DataFrame) -> pd.DataFrame:
         if parsed is None:
             continue
         size, family = parsed
-        rows.append({"family": family + _suffix(row, several), "params_b": size, "run": row["run"],
-                     **_with_intervals(row, SCALE_METRICS)})
+        rows.append(
+            {
+                "family": family + _suffix(row, several),
+                "params_b": size,
+                "run": row["run"],
+                **_with_intervals(row, SCALE_METRICS),
+            }
+        )
     table = pd.DataFrame(rows, columns=["family", "params_b", "run", *_interval_columns(SCALE_METRICS)])
     if table.empty:
         return table
@@ -122,8 +140,14 @@ def alignment_table(head: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for _, row in head.iterrows():
         stage, base = parse_stage(_model_id(row))
-        rows.append({"group": base + _suffix(row, several), "stage": stage, "run": row["run"],
-                     **_with_intervals(row, ALIGNMENT_METRICS)})
+        rows.append(
+            {
+                "group": base + _suffix(row, several),
+                "stage": stage,
+                "run": row["run"],
+                **_with_intervals(row, ALIGNMENT_METRICS),
+            }
+        )
     table = pd.DataFrame(rows, columns=["group", "stage", "run", *_interval_columns(ALIGNMENT_METRICS)])
     if table.empty:
         return table
@@ -143,7 +167,15 @@ def alignment_differences(runs: dict[str, dict], groups: pd.DataFrame) -> pd.Dat
             if not (runs[run].get("cluster_sums") and runs[reference].get("cluster_sums")):
                 continue
             for metric, d in compare_runs(runs[run], runs[reference], DEFAULT_COMPARED).items():
-                rows.append({"group": group, "run": run, "reference": reference, "metric": metric, **{k: d.get(k) for k in columns[4:]}})
+                rows.append(
+                    {
+                        "group": group,
+                        "run": run,
+                        "reference": reference,
+                        "metric": metric,
+                        **{k: d.get(k) for k in columns[4:]},
+                    }
+                )
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -155,7 +187,13 @@ def domain_table(runs: dict[str, dict]) -> pd.DataFrame:
             entry = {"run": run, "domain": domain, "n": cell.get("n")}
             for metric in DOMAIN_METRICS:
                 e = cell.get(metric) or {}
-                entry.update({metric: e.get("value"), f"{metric}_wilson_low": e.get("wilson_low"), f"{metric}_wilson_high": e.get("wilson_high")})
+                entry.update(
+                    {
+                        metric: e.get("value"),
+                        f"{metric}_wilson_low": e.get("wilson_low"),
+                        f"{metric}_wilson_high": e.get("wilson_high"),
+                    }
+                )
             rows.append(entry)
     columns = ["run", "domain", "n"] + [f"{m}{s}" for m in DOMAIN_METRICS for s in ("", "_wilson_low", "_wilson_high")]
     return pd.DataFrame(rows, columns=columns)
@@ -179,7 +217,14 @@ def scale_plot(table: pd.DataFrame, path: Path) -> Path:
             ticks.append(size)
     for ax, metric in zip(axes, SCALE_METRICS):
         for family, part in table.groupby("family", sort=False):
-            ax.errorbar(part["params_b"], part[metric], yerr=_err(part[metric], part[f"{metric}_ci_low"], part[f"{metric}_ci_high"]), fmt="-o", capsize=2, label=family)
+            ax.errorbar(
+                part["params_b"],
+                part[metric],
+                yerr=_err(part[metric], part[f"{metric}_ci_low"], part[f"{metric}_ci_high"]),
+                fmt="-o",
+                capsize=2,
+                label=family,
+            )
         ax.set_xscale("log")
         ax.set_xticks(ticks, [f"{s:g}B" for s in ticks], fontsize=7)
         ax.minorticks_off()
@@ -201,8 +246,19 @@ def alignment_plot(table: pd.DataFrame, path: Path) -> Path:
         width = 0.8 / len(part)
         for k, (_, row) in enumerate(part.iterrows()):
             values = [row[m] for m in ALIGNMENT_METRICS]
-            err = _err(values, [row[f"{m}_ci_low"] for m in ALIGNMENT_METRICS], [row[f"{m}_ci_high"] for m in ALIGNMENT_METRICS])
-            ax.bar(x + (k - (len(part) - 1) / 2) * width, np.nan_to_num(np.asarray(values, dtype=float)), width, yerr=err, capsize=2, label=row["stage"])
+            err = _err(
+                values,
+                [row[f"{m}_ci_low"] for m in ALIGNMENT_METRICS],
+                [row[f"{m}_ci_high"] for m in ALIGNMENT_METRICS],
+            )
+            ax.bar(
+                x + (k - (len(part) - 1) / 2) * width,
+                np.nan_to_num(np.asarray(values, dtype=float)),
+                width,
+                yerr=err,
+                capsize=2,
+                label=row["stage"],
+            )
         ax.set_xticks(x, [SHORT[m] for m in ALIGNMENT_METRICS])
         ax.set_ylim(*RATE_AXIS)
         ax.set_title(group)
@@ -251,27 +307,50 @@ def sections(runs: dict[str, dict], head: pd.DataFrame, out: Path) -> tuple[list
     if not scale.empty:
         csv(scale, "model_scale.csv")
         md += ["## Model scale", "", "Parameter count parsed from the model id; 95% bootstrap intervals.", ""]
-        view = _view(scale, ["family", "params_b", "run"], SCALE_METRICS).assign(params_b=scale["params_b"].map(lambda s: f"{s:g}B"))
-        md += [tables.to_markdown(view, headers=["family", "parameters", "run", *(SHORT[m] for m in SCALE_METRICS)]), ""]
+        view = _view(scale, ["family", "params_b", "run"], SCALE_METRICS).assign(
+            params_b=scale["params_b"].map(lambda s: f"{s:g}B")
+        )
+        md += [
+            tables.to_markdown(view, headers=["family", "parameters", "run", *(SHORT[m] for m in SCALE_METRICS)]),
+            "",
+        ]
         figure(scale_plot(scale, out / "figures" / "model_scale.png"), "Model scale")
 
     groups = alignment_table(head) if not head.empty else pd.DataFrame()
     if not groups.empty:
         csv(groups, "alignment_stages.csv")
-        md += ["## Alignment stages", "", "Runs whose model ids differ only by an alignment-stage token; 95% bootstrap intervals.", ""]
+        md += [
+            "## Alignment stages",
+            "",
+            "Runs whose model ids differ only by an alignment-stage token; 95% bootstrap intervals.",
+            "",
+        ]
         md += [tables.to_markdown(_view(groups, ["group", "stage", "run"], ALIGNMENT_METRICS)), ""]
         figure(alignment_plot(groups, out / "figures" / "alignment_stages.png"), "Alignment stages")
         diffs = alignment_differences(runs, groups)
         if not diffs.empty:
             csv(diffs, "alignment_differences.csv")
-            md += ["Later stage − earliest stage of the group on the same items (paired bootstrap):", "", tables.to_markdown(diffs), ""]
+            md += [
+                "Later stage − earliest stage of the group on the same items (paired bootstrap):",
+                "",
+                tables.to_markdown(diffs),
+                "",
+            ]
 
     domains = domain_table(runs)
     if not domains.empty:
         csv(domains, "domain_breakdown.csv")
-        md += ["## Breakdown by domain", "", "Point estimates per domain (Wilson intervals in `domain_breakdown.csv`).", ""]
+        md += [
+            "## Breakdown by domain",
+            "",
+            "Point estimates per domain (Wilson intervals in `domain_breakdown.csv`).",
+            "",
+        ]
         for metric in ("refusal_accuracy", "answer_accuracy"):
             wide = _wide(domains, metric)
             md += [f"**{SHORT[metric]}**", "", tables.to_markdown(wide.reset_index()), ""]
-            figure(domain_heatmap(wide, out / "figures" / f"domain_{metric}.png", f"{SHORT[metric]} by domain"), f"{SHORT[metric]} by domain")
+            figure(
+                domain_heatmap(wide, out / "figures" / f"domain_{metric}.png", f"{SHORT[metric]} by domain"),
+                f"{SHORT[metric]} by domain",
+            )
     return md, written

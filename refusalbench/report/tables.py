@@ -12,7 +12,15 @@ from refusalbench.metrics.models import summary_table
 from refusalbench.metrics.prepare import OUTCOMES
 from refusalbench.taxonomy import INTENSITIES
 
-MULTI_PASSAGE_NAMES = ("eligibility", "factuality", "raf_flag", "raf_eligible", "raf_flag_on_answered", "hybrid_score", "calibrated_refusal_score_raf")
+MULTI_PASSAGE_NAMES = (
+    "eligibility",
+    "factuality",
+    "raf_flag",
+    "raf_eligible",
+    "raf_flag_on_answered",
+    "hybrid_score",
+    "calibrated_refusal_score_raf",
+)
 
 
 def headline(runs: dict[str, dict]) -> pd.DataFrame:
@@ -29,7 +37,16 @@ def refusal_rate_by_intensity(runs: dict[str, dict]) -> pd.DataFrame:
         for level in INTENSITIES:
             e = m.get("refusal_rate_by_intensity", {}).get(level)
             if e:
-                rows.append({"run": run, "intensity": level, "refusal_rate": e.get("value"), "ci_low": e.get("ci_low"), "ci_high": e.get("ci_high"), "n": e.get("n")})
+                rows.append(
+                    {
+                        "run": run,
+                        "intensity": level,
+                        "refusal_rate": e.get("value"),
+                        "ci_low": e.get("ci_low"),
+                        "ci_high": e.get("ci_high"),
+                        "n": e.get("n"),
+                    }
+                )
     return pd.DataFrame(rows, columns=["run", "intensity", "refusal_rate", "ci_low", "ci_high", "n"])
 
 
@@ -41,12 +58,27 @@ def breakdown_long(runs: dict[str, dict]) -> pd.DataFrame:
             for group, cell in groups.items():
                 for metric, e in cell.items():
                     if isinstance(e, dict):
-                        rows.append({"run": run, "dimension": dim, "group": group, "metric": metric, "value": e.get("value"), "n": e.get("n"), "wilson_low": e.get("wilson_low"), "wilson_high": e.get("wilson_high"), "reason": e.get("reason")})
-    return pd.DataFrame(rows, columns=["run", "dimension", "group", "metric", "value", "n", "wilson_low", "wilson_high", "reason"])
+                        rows.append(
+                            {
+                                "run": run,
+                                "dimension": dim,
+                                "group": group,
+                                "metric": metric,
+                                "value": e.get("value"),
+                                "n": e.get("n"),
+                                "wilson_low": e.get("wilson_low"),
+                                "wilson_high": e.get("wilson_high"),
+                                "reason": e.get("reason"),
+                            }
+                        )
+    return pd.DataFrame(
+        rows, columns=["run", "dimension", "group", "metric", "value", "n", "wilson_low", "wilson_high", "reason"]
+    )
 
 
-def class_intensity(runs: dict[str, dict], metric: str = "refusal_rate",
-                    field: str = "value") -> dict[str, pd.DataFrame]:
+def class_intensity(
+    runs: dict[str, dict], metric: str = "refusal_rate", field: str = "value"
+) -> dict[str, pd.DataFrame]:
     """Per run: a class × intensity matrix of `metric`'s `field` ("value", or "n" for the items per cell)."""
     out = {}
     for run, m in runs.items():
@@ -87,16 +119,25 @@ def calibration(runs: dict[str, dict]) -> pd.DataFrame:
         if c.get("available"):
             rows.append(
                 {
-                    "run": run, "n": c.get("n"), "ece_5bin": c["ece_5bin"]["value"], "ece_5bin_ci_low": c["ece_5bin"].get("ci_low"),
-                    "ece_5bin_ci_high": c["ece_5bin"].get("ci_high"), "ece_10bin": c["ece_10bin"]["value"], "brier": c["brier"]["value"],
-                    "ece_5bin_answers": c.get("ece_5bin_answers"), "ece_5bin_refusals": c.get("ece_5bin_refusals"),
-                    "mean_confidence": c.get("mean_confidence"), "accuracy": c.get("accuracy"),
+                    "run": run,
+                    "n": c.get("n"),
+                    "ece_5bin": c["ece_5bin"]["value"],
+                    "ece_5bin_ci_low": c["ece_5bin"].get("ci_low"),
+                    "ece_5bin_ci_high": c["ece_5bin"].get("ci_high"),
+                    "ece_10bin": c["ece_10bin"]["value"],
+                    "brier": c["brier"]["value"],
+                    "ece_5bin_answers": c.get("ece_5bin_answers"),
+                    "ece_5bin_refusals": c.get("ece_5bin_refusals"),
+                    "mean_confidence": c.get("mean_confidence"),
+                    "accuracy": c.get("accuracy"),
                 }  # fmt: skip
             )
     return pd.DataFrame(rows)
 
 
-def paired_differences(runs: dict[str, dict], ranking: pd.DataFrame, metrics: Iterable[str] = DEFAULT_COMPARED) -> pd.DataFrame:
+def paired_differences(
+    runs: dict[str, dict], ranking: pd.DataFrame, metrics: Iterable[str] = DEFAULT_COMPARED
+) -> pd.DataFrame:
     """Each run minus the top-ranked run, with a paired bootstrap interval, per metric."""
     columns = ["run", "reference", "metric", "difference", "ci_low", "ci_high", "p_value", "reason"]
     if len(runs) < 2 or ranking.empty:

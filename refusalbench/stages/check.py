@@ -17,8 +17,8 @@ from refusalbench.context import RunContext
 from refusalbench.errors import UserError
 from refusalbench.generation.checks import check_candidate, semantic_hits
 from refusalbench.generation.semantic import IDENTICAL, identical_intensities
-from refusalbench.rows import as_list, is_missing
 from refusalbench.generation.tasks import run_catalogue
+from refusalbench.rows import as_list, is_missing
 
 log = logging.getLogger(__name__)
 

@@ -33,9 +33,24 @@ log = logging.getLogger(__name__)
 
 #: Columns this stage adds to each benchmark row.
 OUTPUT_COLUMNS = (
-    "replicate", "model", "model_name", "reasoning_budget", "reasoning_effort", "prompt_variant",
-    "prompt_version", "raw_output", "reasoning_text", "finish_reason", "truncated", "input_tokens",
-    "output_tokens", "reasoning_tokens", "latency_s", "cached", "cost_usd", "error",
+    "replicate",
+    "model",
+    "model_name",
+    "reasoning_budget",
+    "reasoning_effort",
+    "prompt_variant",
+    "prompt_version",
+    "raw_output",
+    "reasoning_text",
+    "finish_reason",
+    "truncated",
+    "input_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+    "latency_s",
+    "cached",
+    "cost_usd",
+    "error",
 )
 
 
@@ -61,23 +76,47 @@ def run(ctx: RunContext) -> None:
     for rec in records:
         prompt = build_prompt(rec, multi, ev.prompt_variant)
         for r in range(ev.replicates):
-            specs.append(CallSpec(key=output_key(rec["id"], r), messages=[{"role": "user", "content": prompt}],
-                                  template_version=version, replicate=r, expected_output_tokens=expected))
+            specs.append(
+                CallSpec(
+                    key=output_key(rec["id"], r),
+                    messages=[{"role": "user", "content": prompt}],
+                    template_version=version,
+                    replicate=r,
+                    expected_output_tokens=expected,
+                )
+            )
             rows.append((rec, r))
-    log.info("evaluate: %d items x %d replicate(s) from %s with model %s (%s)",
-             len(records), ev.replicates, source, cfg.model.id, version)
+    log.info(
+        "evaluate: %d items x %d replicate(s) from %s with model %s (%s)",
+        len(records),
+        ev.replicates,
+        source,
+        cfg.model.id,
+        version,
+    )
     results = ctx.llm.run(model_cfg, specs, role="evaluated", desc=f"evaluate {cfg.model.id}")
     out = []
     for (rec, r), c in zip(rows, results):
         row = dict(rec)
         row.update(
-            replicate=r, model=cfg.model.id, model_name=cfg.model.name,
-            reasoning_budget=None if budget is None else int(budget), reasoning_effort=None if cfg.reasoning.effort is None else str(cfg.reasoning.effort),
-            prompt_variant=str(ev.prompt_variant), prompt_version=version,
-            raw_output=c.text, reasoning_text=c.reasoning, finish_reason=c.finish_reason,
-            truncated=bool(c.truncated), input_tokens=c.input_tokens, output_tokens=c.output_tokens,
-            reasoning_tokens=c.reasoning_tokens, latency_s=c.latency_s, cached=bool(c.cached),
-            cost_usd=c.cost_usd, error=c.error,
+            replicate=r,
+            model=cfg.model.id,
+            model_name=cfg.model.name,
+            reasoning_budget=None if budget is None else int(budget),
+            reasoning_effort=None if cfg.reasoning.effort is None else str(cfg.reasoning.effort),
+            prompt_variant=str(ev.prompt_variant),
+            prompt_version=version,
+            raw_output=c.text,
+            reasoning_text=c.reasoning,
+            finish_reason=c.finish_reason,
+            truncated=bool(c.truncated),
+            input_tokens=c.input_tokens,
+            output_tokens=c.output_tokens,
+            reasoning_tokens=c.reasoning_tokens,
+            latency_s=c.latency_s,
+            cached=bool(c.cached),
+            cost_usd=c.cost_usd,
+            error=c.error,
         )
         out.append(row)
     df = pd.DataFrame(out)
@@ -91,9 +130,17 @@ def run(ctx: RunContext) -> None:
 
 def _summarise(df: pd.DataFrame, model_id: str) -> None:
     failed = df["error"].notna()
-    log.info("evaluate %s: %d calls, %d cached, %d failed, %d truncated", model_id, len(df),
-             int(df["cached"].sum()), int(failed.sum()), int(df["truncated"].sum()))
+    log.info(
+        "evaluate %s: %d calls, %d cached, %d failed, %d truncated",
+        model_id,
+        len(df),
+        int(df["cached"].sum()),
+        int(failed.sum()),
+        int(df["truncated"].sum()),
+    )
     if len(df) and failed.all():
         first: Optional[str] = df.loc[failed, "error"].iloc[0]
-        raise UserError(f"Every call to the evaluated model {model_id!r} failed ({len(df)} calls); the outputs "
-                        f"were written with the errors. First error: {first}")
+        raise UserError(
+            f"Every call to the evaluated model {model_id!r} failed ({len(df)} calls); the outputs "
+            f"were written with the errors. First error: {first}"
+        )

@@ -57,8 +57,12 @@ def _finish(parsed: dict, task: Task, multi: bool) -> dict:
     if multi:
         base = task.base
         try:
-            passages, edited = apply_edits(as_list(base["passages"]), as_list(base["signal_indices"]),
-                                           as_list(base["noise_indices"]), out.pop("passage_edits"))
+            passages, edited = apply_edits(
+                as_list(base["passages"]),
+                as_list(base["signal_indices"]),
+                as_list(base["noise_indices"]),
+                out.pop("passage_edits"),
+            )
         except EditError as exc:
             raise ParseError(f"Invalid output: {exc}.") from None
         out["perturbed_passages"], out["edited_passages"] = passages, edited
@@ -76,9 +80,13 @@ def _programmatic_fields(out: dict, task: Task, multi: bool, allowed: list[str])
     lever = match_lever(str(out.get("lever_selected") or ""), allowed)
     if lever is None:
         raise ValueError(f"programmatic generator chose lever {out.get('lever_selected')!r}, not one of {allowed}")
-    fields = {"perturbed_query": str(out["perturbed_query"]), "lever_selected": lever,
-              "implementation_reasoning": out.get("implementation_reasoning"),
-              "intensity_achieved": out.get("intensity_achieved", task.intensity), "model_expected_echo": None}
+    fields = {
+        "perturbed_query": str(out["perturbed_query"]),
+        "lever_selected": lever,
+        "implementation_reasoning": out.get("implementation_reasoning"),
+        "intensity_achieved": out.get("intensity_achieved", task.intensity),
+        "model_expected_echo": None,
+    }
     if not multi:
         fields["perturbed_context"] = str(out["perturbed_context"])
         return fields
@@ -100,36 +108,60 @@ def _labels(task: Task) -> dict[str, int]:
     return label_map(as_list(task.base["signal_indices"]), as_list(task.base["noise_indices"]))
 
 
-def record(task: Task, model_cfg, mode: str, multi: bool, fields: Optional[dict], error: Optional[str],
-           failure_kind: Optional[str], usage: dict) -> dict:
+def record(
+    task: Task,
+    model_cfg,
+    mode: str,
+    multi: bool,
+    fields: Optional[dict],
+    error: Optional[str],
+    failure_kind: Optional[str],
+    usage: dict,
+) -> dict:
     """One candidates.parquet row."""
     base = task.base
     truth = tx.ground_truth(task.perturbation_class, task.intensity)
     fields = fields or {}
     echo = fields.get("model_expected_echo")
     row = {
-        "candidate_id": task.candidate_id, "source_id": task.source_id,
-        "perturbation_class": task.perturbation_class, "intensity": task.intensity, "expected_rag_behavior": truth,
-        "generator": task.generator, "generator_model_id": model_cfg.id, "generator_model_full": model_cfg.name,
-        "generator_backend": model_cfg.backend, "lever_assignment": mode, "lever_assigned": task.lever_assigned,
+        "candidate_id": task.candidate_id,
+        "source_id": task.source_id,
+        "perturbation_class": task.perturbation_class,
+        "intensity": task.intensity,
+        "expected_rag_behavior": truth,
+        "generator": task.generator,
+        "generator_model_id": model_cfg.id,
+        "generator_model_full": model_cfg.name,
+        "generator_backend": model_cfg.backend,
+        "lever_assignment": mode,
+        "lever_assigned": task.lever_assigned,
         "lever_selected": fields.get("lever_selected"),
-        "original_query": str(base["query"]), "original_answers": [str(a) for a in as_list(base["answers"])],
-        "perturbed_query": fields.get("perturbed_query"), "perturbed_context": fields.get("perturbed_context"),
+        "original_query": str(base["query"]),
+        "original_answers": [str(a) for a in as_list(base["answers"])],
+        "perturbed_query": fields.get("perturbed_query"),
+        "perturbed_context": fields.get("perturbed_context"),
         "implementation_reasoning": fields.get("implementation_reasoning"),
         "intensity_achieved": fields.get("intensity_achieved"),
         "model_expected_echo": echo,
         "expected_echo_disagrees": bool(echo is not None and echo.strip() != truth),
-        "generation_ok": error is None, "generation_error": error, "generation_failure_kind": failure_kind,
+        "generation_ok": error is None,
+        "generation_error": error,
+        "generation_failure_kind": failure_kind,
         "prompt_version": task.prompt_version,
     }
     if multi:
         passages = [str(p) for p in as_list(base["passages"])]
-        row.update(original_context="\n\n".join(passages), original_passages=passages,
-                   perturbed_passages=fields.get("perturbed_passages"), edited_passages=fields.get("edited_passages"),
-                   signal_indices=[int(i) for i in as_list(base["signal_indices"])],
-                   noise_indices=[int(i) for i in as_list(base["noise_indices"])],
-                   relevant=plain(base.get("relevant")), reference_answer=base.get("reference_answer"),
-                   domain=base.get("domain"))
+        row.update(
+            original_context="\n\n".join(passages),
+            original_passages=passages,
+            perturbed_passages=fields.get("perturbed_passages"),
+            edited_passages=fields.get("edited_passages"),
+            signal_indices=[int(i) for i in as_list(base["signal_indices"])],
+            noise_indices=[int(i) for i in as_list(base["noise_indices"])],
+            relevant=plain(base.get("relevant")),
+            reference_answer=base.get("reference_answer"),
+            domain=base.get("domain"),
+        )
     else:
         row["original_context"] = str(base["context"])
     if row["expected_echo_disagrees"]:
@@ -145,12 +177,28 @@ def _run_llm(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bo
     from refusalbench.prompts import render
 
     template = generator_template(multi)
-    asks = [Ask(key=t.candidate_id, prompt=render(template, **prompt_variables(t, catalogue, multi)),
-                template_version=t.prompt_version, parse=_parser(t, multi),
-                expected_output_tokens=expected_output_tokens(t.base, multi, model_cfg)) for t in tasks]
-    answers: list[Answer] = ask_json(ctx.llm, model_cfg, asks, role="generator", desc=f"generate {tasks[0].generator}",
-                                     max_reasks=ctx.cfg.generate.max_parse_retries)
-    return [record(t, model_cfg, mode, multi, a.value, a.error, a.failure_kind, a.usage("gen_")) for t, a in zip(tasks, answers)]
+    asks = [
+        Ask(
+            key=t.candidate_id,
+            prompt=render(template, **prompt_variables(t, catalogue, multi)),
+            template_version=t.prompt_version,
+            parse=_parser(t, multi),
+            expected_output_tokens=expected_output_tokens(t.base, multi, model_cfg),
+        )
+        for t in tasks
+    ]
+    answers: list[Answer] = ask_json(
+        ctx.llm,
+        model_cfg,
+        asks,
+        role="generator",
+        desc=f"generate {tasks[0].generator}",
+        max_reasks=ctx.cfg.generate.max_parse_retries,
+    )
+    return [
+        record(t, model_cfg, mode, multi, a.value, a.error, a.failure_kind, a.usage("gen_"))
+        for t, a in zip(tasks, answers)
+    ]
 
 
 def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool, avoid: list = ()) -> dict:
@@ -170,8 +218,9 @@ def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool, avo
     return fn(row, t.perturbation_class, t.intensity, seed=seed, **kwargs)
 
 
-def _programmatic_row(ctx: RunContext, fn, t: Task, model_cfg, catalogue, multi: bool, mode: str, pool,
-                      avoid: list = ()) -> dict:
+def _programmatic_row(
+    ctx: RunContext, fn, t: Task, model_cfg, catalogue, multi: bool, mode: str, pool, avoid: list = ()
+) -> dict:
     seed = seed_for(ctx.cfg.seed, t.candidate_id) % (2**31)
     try:
         out = _call_programmatic(fn, t, seed, catalogue, multi, pool, avoid)
@@ -188,8 +237,9 @@ def _perturbed_texts(row: dict) -> tuple:
     return str(row.get("perturbed_query")), tuple(str(p) for p in texts)
 
 
-def distinct_intensities(ctx: RunContext, model_cfg, tasks: list[Task], rows: dict[str, dict], catalogue, multi: bool,
-                         mode: str, pool=None) -> int:
+def distinct_intensities(
+    ctx: RunContext, model_cfg, tasks: list[Task], rows: dict[str, dict], catalogue, multi: bool, mode: str, pool=None
+) -> int:
     """Regenerate programmatic items whose text equals another intensity's of the same question and class
     (avoiding those texts; declined when nothing else applies). Returns how many were regenerated."""
     fn = perturb_module().generate_programmatic
@@ -207,7 +257,9 @@ def distinct_intensities(ctx: RunContext, model_cfg, tasks: list[Task], rows: di
     return redone
 
 
-def _run_programmatic(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bool, mode: str, pool=None) -> list[dict]:
+def _run_programmatic(
+    ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bool, mode: str, pool=None
+) -> list[dict]:
     fn = perturb_module().generate_programmatic
     rows = [_programmatic_row(ctx, fn, t, model_cfg, catalogue, multi, mode, pool) for t in tasks]
     n_other = sum(r["generation_ok"] and r["lever_assigned"] not in (None, r["lever_selected"]) for r in rows)
@@ -245,8 +297,14 @@ def run(ctx: RunContext) -> None:
         pool = perturb_module().DistractorPool.from_base(base)
     rows = _existing(ctx, {t.candidate_id for t in tasks})
     todo = [t for t in tasks if t.candidate_id not in rows]
-    log.info("generate: %d tasks (%d base x cells x %d generators), %d already done, multi_passage=%s",
-             len(tasks), len(base), len(panel.models), len(tasks) - len(todo), multi)
+    log.info(
+        "generate: %d tasks (%d base x cells x %d generators), %d already done, multi_passage=%s",
+        len(tasks),
+        len(base),
+        len(panel.models),
+        len(tasks) - len(todo),
+        multi,
+    )
     new_call_failures, new_calls, first_error = 0, 0, None
     for key, model_cfg in panel.models.items():
         runner = functools.partial(_run_programmatic, pool=pool) if model_cfg.backend == PROGRAMMATIC else _run_llm
@@ -269,24 +327,45 @@ def run(ctx: RunContext) -> None:
             if fatal:
                 raise stop_stage("generate", "generator", model_cfg.id, len(errors), fatal, "candidates.parquet")
         if model_cfg.backend == PROGRAMMATIC:
-            redone = distinct_intensities(ctx, gen_cfg, [t for t in tasks if t.generator == key], rows, catalogue, multi,
-                                          panel.lever_assignment, pool)
+            redone = distinct_intensities(
+                ctx,
+                gen_cfg,
+                [t for t in tasks if t.generator == key],
+                rows,
+                catalogue,
+                multi,
+                panel.lever_assignment,
+                pool,
+            )
             if redone:
                 log.info("programmatic: %d item(s) regenerated to differ from another intensity's text", redone)
     df = _write(ctx, tasks, rows)
     _summarise(df)
     if new_calls and new_call_failures == new_calls:
-        raise UserError(f"Every generation call failed ({new_calls} calls); the failures were recorded in "
-                        f"candidates.parquet and a rerun retries them. First error: {first_error}")
+        raise UserError(
+            f"Every generation call failed ({new_calls} calls); the failures were recorded in "
+            f"candidates.parquet and a rerun retries them. First error: {first_error}"
+        )
 
 
 def _summarise(df: pd.DataFrame) -> None:
     for gen, g in df.groupby("generator", sort=True):
         kinds = g["generation_failure_kind"]
-        log.info("generate %s: %d candidates, %d ok, %d invalid replies, %d call failures, %d not applicable, "
-                 "%d ground-truth echoes disagree", gen, len(g), int(g["generation_ok"].sum()), int((kinds == PARSE).sum()),
-                 int((kinds == CALL).sum()), int((kinds == NOT_APPLICABLE).sum()), int(g["expected_echo_disagrees"].sum()))
+        log.info(
+            "generate %s: %d candidates, %d ok, %d invalid replies, %d call failures, %d not applicable, "
+            "%d ground-truth echoes disagree",
+            gen,
+            len(g),
+            int(g["generation_ok"].sum()),
+            int((kinds == PARSE).sum()),
+            int((kinds == CALL).sum()),
+            int((kinds == NOT_APPLICABLE).sum()),
+            int(g["expected_echo_disagrees"].sum()),
+        )
         declined = g[kinds == NOT_APPLICABLE].groupby(["perturbation_class", "intensity"]).size()
         if len(declined):
-            log.info("generate %s: declined (no lever gives a valid item) per cell: %s", gen,
-                     ", ".join(f"{c}/{i} {n}" for (c, i), n in declined.items()))
+            log.info(
+                "generate %s: declined (no lever gives a valid item) per cell: %s",
+                gen,
+                ", ".join(f"{c}/{i} {n}" for (c, i), n in declined.items()),
+            )

@@ -34,9 +34,9 @@ import pandas as pd
 from refusalbench.config import JudgeConfig
 from refusalbench.context import RunContext
 from refusalbench.errors import UserError
+from refusalbench.evaluation import output_key
 from refusalbench.judging.answer_match import best_match
 from refusalbench.judging.confidence import parse_confidence
-from refusalbench.evaluation import output_key
 from refusalbench.judging.judge_prompt import JUDGE_TOKENS_ESTIMATE, judge_prompt, references, row_is_multi
 from refusalbench.judging.llm_judge import REASK, Verdict, VerdictError, parse_verdict
 from refusalbench.judging.refusal_detector import detect_refusal
@@ -48,16 +48,39 @@ from refusalbench.taxonomy import ANSWER_ATTEMPT, TRUNCATED, UNSCORED
 log = logging.getLogger(__name__)
 
 LABEL_COLUMNS = (
-    "answer_text", "predicted_label", "label_source", "answer_correct", "answer_quality_score", "answer_f1",
-    "answer_em", "eligibility", "factuality_all", "factuality_relevant", "confidence", "judge", "judge_reason",
+    "answer_text",
+    "predicted_label",
+    "label_source",
+    "answer_correct",
+    "answer_quality_score",
+    "answer_f1",
+    "answer_em",
+    "eligibility",
+    "factuality_all",
+    "factuality_relevant",
+    "confidence",
+    "judge",
+    "judge_reason",
 )
 
 
 def _blank(answer: str, confidence: Optional[float]) -> dict[str, Any]:
-    return dict(answer_text=answer, predicted_label=None, label_source=None, answer_correct=None,
-                answer_quality_score=None, answer_f1=None, answer_em=None, eligibility=None,
-                factuality_all=None, factuality_relevant=None, confidence=confidence, judge=None,
-                judge_reason=None, _notes=[])
+    return dict(
+        answer_text=answer,
+        predicted_label=None,
+        label_source=None,
+        answer_correct=None,
+        answer_quality_score=None,
+        answer_f1=None,
+        answer_em=None,
+        eligibility=None,
+        factuality_all=None,
+        factuality_relevant=None,
+        confidence=confidence,
+        judge=None,
+        judge_reason=None,
+        _notes=[],
+    )
 
 
 def _with_match(label: dict, refs: list[str], threshold: float, decide: bool) -> None:
@@ -80,9 +103,12 @@ def _apply_verdict(label: dict, verdict: Verdict, multi: bool, cfg: JudgeConfig)
     if verdict.classification != ANSWER_ATTEMPT:
         return
     if multi:
-        label.update(eligibility=verdict.eligibility, factuality_all=verdict.factuality_all,
-                     factuality_relevant=verdict.factuality_relevant,
-                     answer_correct=bool(verdict.factuality_relevant == 1))
+        label.update(
+            eligibility=verdict.eligibility,
+            factuality_all=verdict.factuality_all,
+            factuality_relevant=verdict.factuality_relevant,
+            answer_correct=bool(verdict.factuality_relevant == 1),
+        )
     elif verdict.quality_score is not None:
         label["answer_quality_score"] = verdict.quality_score
         label["answer_correct"] = bool(verdict.quality_score >= cfg.correct_score)
@@ -103,23 +129,34 @@ def _run_llm_judge(ctx: RunContext, cfg: JudgeConfig, pending: list[tuple[dict, 
         if note:
             label["_notes"].append(note)
         todo.append((row, label, multi))
-        specs.append(CallSpec(key=output_key(row["id"], int(row.get("replicate") or 0)),
-                              messages=[{"role": "user", "content": prompt}], template_version=template_version(name),
-                              response_format="json", expected_output_tokens=JUDGE_TOKENS_ESTIMATE))
+        specs.append(
+            CallSpec(
+                key=output_key(row["id"], int(row.get("replicate") or 0)),
+                messages=[{"role": "user", "content": prompt}],
+                template_version=template_version(name),
+                response_format="json",
+                expected_output_tokens=JUDGE_TOKENS_ESTIMATE,
+            )
+        )
     if not specs:
         return
     results = ctx.llm.run(model_cfg, specs, role="judge", desc=f"judge {cfg.model.id}")
     failed = [c for c in results if c.error]
     if failed and len(failed) == len(results):
         # nothing was judged: stop before writing, so an earlier labels table and its metrics survive
-        raise UserError(f"Every call to the judge model {cfg.model.id!r} failed ({len(results)} calls); no labels were "
-                        f"written. First error: {failed[0].error}")
+        raise UserError(
+            f"Every call to the judge model {cfg.model.id!r} failed ({len(results)} calls); no labels were "
+            f"written. First error: {failed[0].error}"
+        )
     retry = []
     for item, spec, c in zip(todo, specs, results):
         problem = _settle(item, c, cfg, "judge call failed")
         if isinstance(problem, VerdictError):
-            reask = [*spec.messages, {"role": "assistant", "content": c.text},
-                     {"role": "user", "content": REASK.format(reason=problem)}]
+            reask = [
+                *spec.messages,
+                {"role": "assistant", "content": c.text},
+                {"role": "user", "content": REASK.format(reason=problem)},
+            ]
             retry.append((item, dataclasses.replace(spec, messages=reask)))
     if not retry:
         return
@@ -128,8 +165,11 @@ def _run_llm_judge(ctx: RunContext, cfg: JudgeConfig, pending: list[tuple[dict, 
     for (item, _), c in zip(retry, again):
         problem = _settle(item, c, cfg, "judge re-ask failed")
         if isinstance(problem, VerdictError):
-            item[1].update(predicted_label=UNSCORED, label_source="judge",
-                           judge_reason=f"judge verdict unreadable after one re-ask: {problem}")
+            item[1].update(
+                predicted_label=UNSCORED,
+                label_source="judge",
+                judge_reason=f"judge verdict unreadable after one re-ask: {problem}",
+            )
 
 
 def _settle(item: tuple[dict, dict, bool], c: Any, cfg: JudgeConfig, failed: str) -> Optional[VerdictError]:
@@ -150,12 +190,16 @@ def label_outputs(ctx: RunContext, outputs: pd.DataFrame) -> pd.DataFrame:
     cfg = ctx.cfg.judge
     missing = [c for c in ("id", "raw_output") if c not in outputs.columns]
     if missing:
-        raise UserError(f"The outputs table lacks the column(s) {', '.join(missing)}; it must come from the evaluate stage.")
+        raise UserError(
+            f"The outputs table lacks the column(s) {', '.join(missing)}; it must come from the evaluate stage."
+        )
     judge_id = "deterministic" if cfg.kind == "deterministic" else cfg.model.id
     labels, pending = [], []
     for row in outputs.to_dict(orient="records"):
         raw = "" if is_missing(row.get("raw_output")) else str(row["raw_output"])
-        variant = str(ctx.cfg.evaluate.prompt_variant) if is_missing(row.get("prompt_variant")) else row["prompt_variant"]
+        variant = (
+            str(ctx.cfg.evaluate.prompt_variant) if is_missing(row.get("prompt_variant")) else row["prompt_variant"]
+        )
         conf, note = None, None
         if variant == "confidence":
             parsed = parse_confidence(raw)
@@ -171,8 +215,11 @@ def label_outputs(ctx: RunContext, outputs: pd.DataFrame) -> pd.DataFrame:
             label.update(predicted_label=decision.label, label_source="rule", judge_reason=decision.reason)
             note = None if decision.label in (UNSCORED, TRUNCATED) else note
         elif cfg.kind == "deterministic" and (found := detect_refusal(raw)) is not None:
-            label.update(predicted_label=found.code, label_source="detector",
-                         judge_reason=f"plain-language refusal ({found.cue!r})")
+            label.update(
+                predicted_label=found.code,
+                label_source="detector",
+                judge_reason=f"plain-language refusal ({found.cue!r})",
+            )
         else:
             refs = references(row, multi)
             _with_match(label, refs, cfg.f1_threshold, decide=cfg.kind == "deterministic")
@@ -204,10 +251,13 @@ def label_outputs(ctx: RunContext, outputs: pd.DataFrame) -> pd.DataFrame:
 
 def run(ctx: RunContext) -> None:
     if not ctx.has_table("outputs"):
-        raise UserError(f"The judge stage needs {ctx.table_path('outputs')}; run the evaluate stage first "
-                        "(pipeline=evaluate).")
+        raise UserError(
+            f"The judge stage needs {ctx.table_path('outputs')}; run the evaluate stage first (pipeline=evaluate)."
+        )
     outputs = ctx.read_table("outputs")
     labels = label_outputs(ctx, outputs)
     ctx.write_table("labels", labels)
     counts = labels["predicted_label"].value_counts().to_dict()
-    log.info("judge (%s): %d outputs labelled: %s", labels["judge"].iloc[0] if len(labels) else "-", len(labels), counts)
+    log.info(
+        "judge (%s): %d outputs labelled: %s", labels["judge"].iloc[0] if len(labels) else "-", len(labels), counts
+    )

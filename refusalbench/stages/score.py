@@ -92,8 +92,14 @@ def run(ctx: RunContext) -> None:
     ctx.outputs["metrics_by_model"] = str(_summary_path(targets[-1]))
     for name, m in results.items():
         ra, aa, crs = (m[k]["value"] for k in ("refusal_accuracy", "answer_accuracy", "calibrated_refusal_score"))
-        log.info("scored %s (%s convention): refusal accuracy %s, answer accuracy %s, CRS %s", name, cfg.convention,
-                 _fmt(ra), _fmt(aa), _fmt(crs))
+        log.info(
+            "scored %s (%s convention): refusal accuracy %s, answer accuracy %s, CRS %s",
+            name,
+            cfg.convention,
+            _fmt(ra),
+            _fmt(aa),
+            _fmt(crs),
+        )
 
 
 def _fmt(value) -> str:

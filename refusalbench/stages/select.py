@@ -32,8 +32,16 @@ from refusalbench.tables import read_table
 log = logging.getLogger(__name__)
 
 NOT_APPLICABLE = "not_applicable"  # the generate stage's failure kind for a declined programmatic item
-PROVENANCE = ["candidate_id", "generator_model_full", "n_valid_votes", "n_pass_votes", "consensus_mode",
-              "sampling_step", "prompt_version", "lever_assignment"]
+PROVENANCE = [
+    "candidate_id",
+    "generator_model_full",
+    "n_valid_votes",
+    "n_pass_votes",
+    "consensus_mode",
+    "sampling_step",
+    "prompt_version",
+    "lever_assignment",
+]
 
 
 def _tables(ctx: RunContext) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -44,7 +52,9 @@ def _tables(ctx: RunContext) -> tuple[pd.DataFrame, pd.DataFrame]:
     if not checked_path.exists():
         checked_path = ctx.table_path("checked")
     if not checked_path.exists():
-        raise UserError(f"No checked.parquet beside the votes table ({checked_path}); run generate, check and verify first.")
+        raise UserError(
+            f"No checked.parquet beside the votes table ({checked_path}); run generate, check and verify first."
+        )
     return read_table(checked_path), votes
 
 
@@ -53,23 +63,34 @@ def released_frame(selected: pd.DataFrame, multi: bool, mode: str) -> pd.DataFra
     rows = []
     for r in selected.to_dict(orient="records"):
         row = {
-            "id": benchmark_id(r["candidate_id"], r["generator"], r["source_id"], r["perturbation_class"], r["intensity"]),
-            "source_id": r["source_id"], "generator_model": r["generator"],
-            "perturbation_class": r["perturbation_class"], "intensity": r["intensity"],
-            "expected_rag_behavior": r["expected_rag_behavior"], "lever_selected": r["lever_selected"],
-            "original_query": r["original_query"], "original_context": r["original_context"],
+            "id": benchmark_id(
+                r["candidate_id"], r["generator"], r["source_id"], r["perturbation_class"], r["intensity"]
+            ),
+            "source_id": r["source_id"],
+            "generator_model": r["generator"],
+            "perturbation_class": r["perturbation_class"],
+            "intensity": r["intensity"],
+            "expected_rag_behavior": r["expected_rag_behavior"],
+            "lever_selected": r["lever_selected"],
+            "original_query": r["original_query"],
+            "original_context": r["original_context"],
             "original_answers": [str(a) for a in as_list(r["original_answers"])],
-            "perturbed_query": r["perturbed_query"], "perturbed_context": r["perturbed_context"],
-            "implementation_reasoning": r.get("implementation_reasoning"), "verifier_votes": dict(r["verifier_votes"]),
+            "perturbed_query": r["perturbed_query"],
+            "perturbed_context": r["perturbed_context"],
+            "implementation_reasoning": r.get("implementation_reasoning"),
+            "verifier_votes": dict(r["verifier_votes"]),
             "consensus_mode": mode,
         }
         if multi:
-            row.update(query=r["perturbed_query"], grounding=[str(p) for p in as_list(r["perturbed_passages"])],
-                       reference_answer=r.get("reference_answer"),
-                       signal_indices=[int(i) for i in as_list(r["signal_indices"])],
-                       noise_indices=[int(i) for i in as_list(r["noise_indices"])],
-                       relevant=None if is_missing(r.get("relevant")) else [bool(x) for x in as_list(r["relevant"])],
-                       domain=r.get("domain"))
+            row.update(
+                query=r["perturbed_query"],
+                grounding=[str(p) for p in as_list(r["perturbed_passages"])],
+                reference_answer=r.get("reference_answer"),
+                signal_indices=[int(i) for i in as_list(r["signal_indices"])],
+                noise_indices=[int(i) for i in as_list(r["noise_indices"])],
+                relevant=None if is_missing(r.get("relevant")) else [bool(x) for x in as_list(r["relevant"])],
+                domain=r.get("domain"),
+            )
         row.update({c: r.get(c) for c in PROVENANCE if c not in row})
         rows.append(row)
     return pd.DataFrame(rows)
@@ -77,12 +98,18 @@ def released_frame(selected: pd.DataFrame, multi: bool, mode: str) -> pd.DataFra
 
 def _counts(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     g = df.groupby(keys, sort=True, dropna=False)
-    out = pd.DataFrame({
-        "n_generated": g.size(), "n_generation_ok": g["generation_ok"].sum(),
-        "n_declined": g["declined"].sum(), "n_detector_hits": g["detector_hit"].sum(), "n_check_ok": g["check_ok"].sum(),
-        "n_verified": g["n_valid_votes"].apply(lambda s: int((s > 0).sum())),
-        "n_consensus_pass": g["consensus_pass"].sum(), "n_selected": g["selected"].sum(),
-    }).reset_index()
+    out = pd.DataFrame(
+        {
+            "n_generated": g.size(),
+            "n_generation_ok": g["generation_ok"].sum(),
+            "n_declined": g["declined"].sum(),
+            "n_detector_hits": g["detector_hit"].sum(),
+            "n_check_ok": g["check_ok"].sum(),
+            "n_verified": g["n_valid_votes"].apply(lambda s: int((s > 0).sum())),
+            "n_consensus_pass": g["consensus_pass"].sum(),
+            "n_selected": g["selected"].sum(),
+        }
+    ).reset_index()
     out["check_pass_rate"] = out["n_check_ok"] / out["n_generated"]
     out["consensus_pass_rate"] = (out["n_consensus_pass"] / out["n_check_ok"]).where(out["n_check_ok"] > 0)
     return out
@@ -141,8 +168,10 @@ def run(ctx: RunContext) -> None:
         votes = pd.DataFrame(columns=["candidate_id", "verifier", "verdict"])
     present = set(votes["verifier"])
     if present and not present & set(verifiers):
-        raise UserError(f"The votes table holds verifiers {sorted(present)} but the verifiers panel is {verifiers}; "
-                        "select with the panel that verified the candidates.")
+        raise UserError(
+            f"The votes table holds verifiers {sorted(present)} but the verifiers panel is {verifiers}; "
+            "select with the panel that verified the candidates."
+        )
     cons = consensus_table(votes, verifiers, mode)
     ctx.write_table("consensus", cons)
     multi = is_multi_passage_table(checked)
@@ -150,8 +179,13 @@ def run(ctx: RunContext) -> None:
     pool = pool[pool["consensus_pass"].astype(bool)].assign(consensus_mode=mode)
     selected = stratified_sample(pool, sel.per_stratum, sel.per_generator, sel.seed)
     bench = released_frame(selected, multi, mode)
-    log.info("select: %d of %d checked candidates pass %s consensus; %d selected", len(pool),
-             int(checked["check_ok"].sum()), mode, len(bench))
+    log.info(
+        "select: %d of %d checked candidates pass %s consensus; %d selected",
+        len(pool),
+        int(checked["check_ok"].sum()),
+        mode,
+        len(bench),
+    )
     ctx.write_table("benchmark", bench)
     if len(bench):
         from refusalbench.data import write_benchmark
@@ -166,8 +200,11 @@ def run(ctx: RunContext) -> None:
     checks = detector_summary(checked)
     _csv(ctx, "composition_checks", checks)
     if len(checks):
-        log.info("select: semantic detectors rejected %d candidate(s): %s", int(by_cell["n_detector_hits"].sum()),
-                 checks.groupby("detector")["n_candidates"].sum().to_dict())
+        log.info(
+            "select: semantic detectors rejected %d candidate(s): %s",
+            int(by_cell["n_detector_hits"].sum()),
+            checks.groupby("detector")["n_candidates"].sum().to_dict(),
+        )
     gen_ids = dict(zip(checked["generator"], checked.get("generator_model_id", checked["generator"])))
     ver_ids = {k: m.id for k, m in panel.models.items()}
     for name, table in analysis.analyse(checked, votes, cons, gen_ids, ver_ids).items():
@@ -175,7 +212,8 @@ def run(ctx: RunContext) -> None:
     if sel.human_sample and len(bench):
         n_human = min(sel.human_sample, len(bench))  # a sheet of the whole benchmark is no shortfall
         if n_human < sel.human_sample:
-            log.info("human validation sheet: all %d benchmark items (select.human_sample=%d)", n_human,
-                     sel.human_sample)
+            log.info(
+                "human validation sheet: all %d benchmark items (select.human_sample=%d)", n_human, sel.human_sample
+            )
         sample = human_sample(bench, n_human, sel.seed).assign(panel_verdict=PASS)
         _csv(ctx, "human_validation", human.export_frame(sample, multi))

@@ -34,16 +34,40 @@ from refusalbench.rows import is_multi_passage_table
 log = logging.getLogger(__name__)
 
 CHUNK = 512
-EXTRA_FIELDS = ("predicted_rag_behavior", "actual_intensity_observed", "identified_issues",
-                "refusal_reasoning_analysis", "constraint_analysis")
+EXTRA_FIELDS = (
+    "predicted_rag_behavior",
+    "actual_intensity_observed",
+    "identified_issues",
+    "refusal_reasoning_analysis",
+    "constraint_analysis",
+)
 
 
-def _vote(cid: str, key: str, model_cfg, version: str, verdict: str, reason: Optional[str],
-          value: Optional[dict] = None, error: Optional[str] = None, kind: Optional[str] = None, usage: Optional[dict] = None) -> dict:
+def _vote(
+    cid: str,
+    key: str,
+    model_cfg,
+    version: str,
+    verdict: str,
+    reason: Optional[str],
+    value: Optional[dict] = None,
+    error: Optional[str] = None,
+    kind: Optional[str] = None,
+    usage: Optional[dict] = None,
+) -> dict:
     value = value or {}
-    row = {"candidate_id": cid, "verifier": key, "verifier_model_id": model_cfg.id, "verifier_model_full": model_cfg.name,
-           "verifier_backend": model_cfg.backend, "verdict": verdict, "verdict_reason": reason,
-           "verify_error": error, "verify_failure_kind": kind, "prompt_version": version}
+    row = {
+        "candidate_id": cid,
+        "verifier": key,
+        "verifier_model_id": model_cfg.id,
+        "verifier_model_full": model_cfg.name,
+        "verifier_backend": model_cfg.backend,
+        "verdict": verdict,
+        "verdict_reason": reason,
+        "verify_error": error,
+        "verify_failure_kind": kind,
+        "prompt_version": version,
+    }
     row.update({item: value.get(item) for item in CHECKLIST_GARAGE})
     row.update({f: value.get(f) for f in EXTRA_FIELDS})
     row.update(usage or {})
@@ -55,8 +79,18 @@ def _from_answer(row: dict, key: str, model_cfg, version: str, ans: Answer) -> d
         v = ans.value
         reason = v.get("identified_issues") or v.get("refusal_reasoning_analysis")
         return _vote(row["candidate_id"], key, model_cfg, version, v["verdict"], reason, v, usage=ans.usage("ver_"))
-    return _vote(row["candidate_id"], key, model_cfg, version, UNSCORED, ans.error, None, ans.error,
-                 ans.failure_kind, ans.usage("ver_"))
+    return _vote(
+        row["candidate_id"],
+        key,
+        model_cfg,
+        version,
+        UNSCORED,
+        ans.error,
+        None,
+        ans.error,
+        ans.failure_kind,
+        ans.usage("ver_"),
+    )
 
 
 def _existing(ctx: RunContext, wanted: set[tuple[str, str]]) -> dict[tuple[str, str], dict]:
@@ -99,10 +133,19 @@ def run(ctx: RunContext) -> None:
             continue
         ver_cfg = verifier_model(model_cfg, panel)
         for chunk in batches(pending, CHUNK, first=min(CHUNK, FIRST_BATCH)):
-            asks = [Ask(key=f"{r['candidate_id']}:{key}", prompt=verifier_prompt(r, catalogue, multi), template_version=version,
-                        parse=lambda text: parse_verification(text, checklist), expected_output_tokens=VERIFIER_OUTPUT_TOKENS)
-                    for r in chunk]
-            answers = ask_json(ctx.llm, ver_cfg, asks, role="verifier", desc=f"verify {key}", max_reasks=cfg.generate.max_parse_retries)
+            asks = [
+                Ask(
+                    key=f"{r['candidate_id']}:{key}",
+                    prompt=verifier_prompt(r, catalogue, multi),
+                    template_version=version,
+                    parse=lambda text: parse_verification(text, checklist),
+                    expected_output_tokens=VERIFIER_OUTPUT_TOKENS,
+                )
+                for r in chunk
+            ]
+            answers = ask_json(
+                ctx.llm, ver_cfg, asks, role="verifier", desc=f"verify {key}", max_reasks=cfg.generate.max_parse_retries
+            )
             for r, ans in zip(chunk, answers):
                 votes[(r["candidate_id"], key)] = _from_answer(r, key, model_cfg, version, ans)
                 calls += 1
@@ -114,7 +157,15 @@ def run(ctx: RunContext) -> None:
     df = _write(ctx, order, votes)
     for key, g in df.groupby("verifier", sort=True) if len(df) else []:
         counts = g["verdict"].value_counts()
-        log.info("verify %s: %d PASS, %d FAIL, %d UNSCORED", key, counts.get(PASS, 0), counts.get(FAIL, 0), counts.get(UNSCORED, 0))
+        log.info(
+            "verify %s: %d PASS, %d FAIL, %d UNSCORED",
+            key,
+            counts.get(PASS, 0),
+            counts.get(FAIL, 0),
+            counts.get(UNSCORED, 0),
+        )
     if calls and failures == calls:
-        raise UserError(f"Every verifier call failed ({calls} calls); the votes were recorded as UNSCORED and a rerun "
-                        f"retries them. First error: {df['verify_error'].dropna().iloc[0]}")
+        raise UserError(
+            f"Every verifier call failed ({calls} calls); the votes were recorded as UNSCORED and a rerun "
+            f"retries them. First error: {df['verify_error'].dropna().iloc[0]}"
+        )

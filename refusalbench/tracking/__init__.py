@@ -30,7 +30,9 @@ def job_tags(cfg: RefusalBenchConfig, run_dir: Path) -> dict[str, str]:
         "lever_catalogue_hash": provenance.catalogue_hash(cfg.levers_extra),
         **provenance.prompt_hashes(),
         "dataset_kind": cfg.dataset.kind,
-        "dataset_fingerprint": provenance.file_fingerprint(data_path, cfg.dataset.kind, cfg.dataset.n_base, cfg.dataset.seed),
+        "dataset_fingerprint": provenance.file_fingerprint(
+            data_path, cfg.dataset.kind, cfg.dataset.n_base, cfg.dataset.seed
+        ),
         "model": cfg.model.id,
         "model_name": cfg.model.name,
         "reasoning_budget": "default" if budget is None else str(budget),
@@ -43,7 +45,9 @@ def job_tags(cfg: RefusalBenchConfig, run_dir: Path) -> dict[str, str]:
 JOB_KEY_TAG = "refusalbench.job_key"
 
 
-def start_job(cfg: RefusalBenchConfig, resolved: dict[str, Any], run_dir: Path, run_name: str, sweep_dir: Optional[Path]) -> Optional[Tracker]:
+def start_job(
+    cfg: RefusalBenchConfig, resolved: dict[str, Any], run_dir: Path, run_name: str, sweep_dir: Optional[Path]
+) -> Optional[Tracker]:
     """Open this job's MLflow run (a child of the sweep's parent run when there is one).
 
     A sweep job that runs again (its earlier attempt failed or was killed) replaces that attempt's
@@ -74,7 +78,13 @@ def _supersede_earlier_attempts(tracker: Tracker, parent: str, key: str) -> None
         if run.info.run_id != tracker.run_id:
             tracker.client.set_tag(run.info.run_id, "refusalbench.superseded_by", tracker.run_id)
             tracker.client.delete_run(run.info.run_id)
-            log.info("earlier attempt %s (%s) of job %s replaced by run %s", run.info.run_id, run.info.status, key, tracker.run_id)
+            log.info(
+                "earlier attempt %s (%s) of job %s replaced by run %s",
+                run.info.run_id,
+                run.info.status,
+                key,
+                tracker.run_id,
+            )
 
 
 def _metrics_per_model(run_dir: Path) -> dict[str, dict]:
@@ -85,7 +95,9 @@ def _metrics_per_model(run_dir: Path) -> dict[str, dict]:
     if "answer_accuracy" in data or "refusal_accuracy" in data:
         return {"": data}
     data = data.get("models", data)
-    return {k: v for k, v in data.items() if isinstance(v, dict) and ("answer_accuracy" in v or "refusal_accuracy" in v)}
+    return {
+        k: v for k, v in data.items() if isinstance(v, dict) and ("answer_accuracy" in v or "refusal_accuracy" in v)
+    }
 
 
 def finish_job(tracker: Optional[Tracker], run_dir: Path, status: str, record_dir: Optional[Path] = None) -> None:

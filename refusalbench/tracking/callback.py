@@ -75,11 +75,16 @@ class MlflowSweepCallback(Callback):
                 uri=config.tracking.uri,
                 experiment=config.tracking.experiment,
                 run_name=f"sweep {config.name}",
-                tags={**env_summary(), "refusalbench.kind": "sweep", "refusalbench.sweep_dir": str(sweep_dir.resolve()),
-                      SWEEP_ID_TAG: sweep_id(sweep_dir), "refusalbench.sweep_name": str(config.name),
-                      "refusalbench.sweep_overrides": " ".join(overrides),
-                      "refusalbench.sweep_params": json.dumps(params),
-                      "refusalbench.swept_keys": ", ".join(self.swept)},
+                tags={
+                    **env_summary(),
+                    "refusalbench.kind": "sweep",
+                    "refusalbench.sweep_dir": str(sweep_dir.resolve()),
+                    SWEEP_ID_TAG: sweep_id(sweep_dir),
+                    "refusalbench.sweep_name": str(config.name),
+                    "refusalbench.sweep_overrides": " ".join(overrides),
+                    "refusalbench.sweep_params": json.dumps(params),
+                    "refusalbench.swept_keys": ", ".join(self.swept),
+                },
                 resume_tag=SWEEP_ID_TAG,
             )
             state["parent_run_id"] = self.tracker.run_id
@@ -107,9 +112,13 @@ class MlflowSweepCallback(Callback):
         finally:
             if self.tracker is not None:
                 termination.forget(self._killed)
-                self.tracker.set_tags({"refusalbench.jobs_completed": str(len(jobs)),
-                                       "refusalbench.failed_jobs": f"{len(outcome.failed)} of {len(outcome.jobs)}",
-                                       "refusalbench.sweep_outcome": outcome.summary()})
+                self.tracker.set_tags(
+                    {
+                        "refusalbench.jobs_completed": str(len(jobs)),
+                        "refusalbench.failed_jobs": f"{len(outcome.failed)} of {len(outcome.jobs)}",
+                        "refusalbench.sweep_outcome": outcome.summary(),
+                    }
+                )
                 if report_dir.exists():
                     self.tracker.log_artifacts([report_dir])
                 self.tracker.finish(status)

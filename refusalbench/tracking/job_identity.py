@@ -14,9 +14,23 @@ from typing import Iterable, Optional
 
 #: override keys (fnmatch patterns) that do not change what a job computes
 OPERATIONAL_KEYS = (
-    "name", "hydra", "hydra.*", "hydra/*", "tracking", "tracking.*", "cache", "cache.*",
-    "*api_base", "*api_key*", "*.timeout", "*.max_concurrency", "*.rpm", "*.max_retries", "*.transport",
-    "*.startup_timeout", "*.threads",
+    "name",
+    "hydra",
+    "hydra.*",
+    "hydra/*",
+    "tracking",
+    "tracking.*",
+    "cache",
+    "cache.*",
+    "*api_base",
+    "*api_key*",
+    "*.timeout",
+    "*.max_concurrency",
+    "*.rpm",
+    "*.max_retries",
+    "*.transport",
+    "*.startup_timeout",
+    "*.threads",
 )
 #: keys shown first in a job's directory name and label
 LEADING_KEYS = ("model", "reasoning")
@@ -89,6 +103,7 @@ def job_label(model: Optional[str], budget: object, overrides: Iterable[str] = (
     if budget is not None and str(budget) not in ("", "None", "default"):
         label += f" [budget {budget}]"
     swept = set(swept)
-    extra = [o for o in identity_overrides(overrides)
-             if override_key(o) in swept and override_key(o) not in LABELLED_KEYS]
+    extra = [
+        o for o in identity_overrides(overrides) if override_key(o) in swept and override_key(o) not in LABELLED_KEYS
+    ]
     return label + (", " + ", ".join(extra) if extra else "")

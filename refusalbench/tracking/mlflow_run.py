@@ -60,8 +60,15 @@ def flatten(obj: Any, prefix: str = "") -> dict[str, str]:
 
 
 #: breakdown table name -> metric-key prefix
-BREAKDOWN_PREFIX = {"perturbation_class": "class", "class_intensity": "class_intensity", "generator_model": "generator",
-                    "generator": "generator", "lever_selected": "lever", "lever": "lever", "domain": "domain"}
+BREAKDOWN_PREFIX = {
+    "perturbation_class": "class",
+    "class_intensity": "class_intensity",
+    "generator_model": "generator",
+    "generator": "generator",
+    "lever_selected": "lever",
+    "lever": "lever",
+    "domain": "domain",
+}
 
 
 def metric_key(key: str) -> str:
@@ -104,8 +111,15 @@ def metric_items(metrics: dict) -> dict[str, float]:
 class Tracker:
     """The MLflow run of one job (a child run when the job belongs to a sweep)."""
 
-    def __init__(self, uri: str, experiment: str, run_name: str, tags: dict[str, str], parent_run_id: Optional[str] = None,
-                 resume_tag: Optional[str] = None):
+    def __init__(
+        self,
+        uri: str,
+        experiment: str,
+        run_name: str,
+        tags: dict[str, str],
+        parent_run_id: Optional[str] = None,
+        resume_tag: Optional[str] = None,
+    ):
         """Open a new run; with `resume_tag` (a tag name), reopen the oldest active run whose tag has this value."""
         mlflow, MlflowClient = _mlflow()
         self.secrets = secret_values()
@@ -131,8 +145,15 @@ class Tracker:
         from mlflow.entities import ViewType
 
         clauses = " and ".join(f"tags.`{k}` = '{v}'" for k, v in tags.items())
-        return list(self.client.search_runs([self.experiment_id], filter_string=clauses, run_view_type=ViewType.ACTIVE_ONLY,
-                                            order_by=["attributes.start_time ASC"], max_results=1000))
+        return list(
+            self.client.search_runs(
+                [self.experiment_id],
+                filter_string=clauses,
+                run_view_type=ViewType.ACTIVE_ONLY,
+                order_by=["attributes.start_time ASC"],
+                max_results=1000,
+            )
+        )
 
     # -- logging -------------------------------------------------------------------------------
     def log_params(self, params: dict[str, str]) -> None:
@@ -204,13 +225,15 @@ def ensure_experiment(client, name: str, uri: str) -> str:
             return exp.experiment_id
         location = None
         if uri.startswith("sqlite:///"):
-            db = Path(uri[len("sqlite:///"):]).resolve()
+            db = Path(uri[len("sqlite:///") :]).resolve()
             location = (db.parent / "mlartifacts" / name).as_uri()
         return client.create_experiment(name, artifact_location=location)
     except Exception as exc:
         if type(exc).__name__ in ("MlflowException", "RestException") and "already exists" in str(exc):
             return client.get_experiment_by_name(name).experiment_id
-        raise UserError(f"Cannot reach the MLflow tracking store {uri!r}: {exc}. Check tracking.uri, or run with tracking=off.") from exc
+        raise UserError(
+            f"Cannot reach the MLflow tracking store {uri!r}: {exc}. Check tracking.uri, or run with tracking=off."
+        ) from exc
 
 
 def read_sweep_state(sweep_dir: Optional[Path]) -> dict:

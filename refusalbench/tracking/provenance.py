@@ -12,7 +12,18 @@ from refusalbench.paths import PACKAGE_DIR
 
 log = logging.getLogger(__name__)
 
-PACKAGES = ("refusalbench", "hydra-core", "omegaconf", "litellm", "mlflow", "datasets", "pandas", "numpy", "xllamacpp", "vllm")
+PACKAGES = (
+    "refusalbench",
+    "hydra-core",
+    "omegaconf",
+    "litellm",
+    "mlflow",
+    "datasets",
+    "pandas",
+    "numpy",
+    "xllamacpp",
+    "vllm",
+)
 
 
 def git_state(where: Path = PACKAGE_DIR) -> dict[str, str]:
@@ -21,7 +32,13 @@ def git_state(where: Path = PACKAGE_DIR) -> dict[str, str]:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=where, capture_output=True, text=True, timeout=10)
         if commit.returncode != 0:
             return {"git_commit": "unknown", "git_dirty": "unknown"}
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=where, capture_output=True, text=True, timeout=10)
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=where,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         return {"git_commit": commit.stdout.strip(), "git_dirty": str(bool(status.stdout.strip())).lower()}
     except (OSError, subprocess.SubprocessError):
         return {"git_commit": "unknown", "git_dirty": "unknown"}

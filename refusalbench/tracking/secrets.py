@@ -9,7 +9,9 @@ from typing import Any, Iterable
 #: Environment variable names whose values are treated as secrets.
 SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)", re.IGNORECASE)
 #: Shapes of well-known API keys, redacted even when they are not in the environment.
-KEY_SHAPES = re.compile(r"\b(sk-[A-Za-z0-9_\-]{16,}|AKIA[0-9A-Z]{16}|hf_[A-Za-z0-9]{20,}|xox[abp]-[A-Za-z0-9\-]{10,})\b")
+KEY_SHAPES = re.compile(
+    r"\b(sk-[A-Za-z0-9_\-]{16,}|AKIA[0-9A-Z]{16}|hf_[A-Za-z0-9]{20,}|xox[abp]-[A-Za-z0-9\-]{10,})\b"
+)
 REDACTED = "***"
 MIN_SECRET_LENGTH = 6  # shorter values ("1", "true") would redact ordinary text
 

@@ -33,16 +33,30 @@ def write_benchmark(path: Path) -> None:
 
 
 def command(tmp: Path, bench: Path, name: str) -> list[str]:
-    return [sys.executable, "-m", "refusalbench", "pipeline=evaluate", "dataset=refusalbench_nq",
-            f"dataset.path={bench}", "judge=deterministic", "tracking=off", f"cache.dir={tmp / name / 'cache'}",
-            f"hydra.run.dir={tmp / name / 'run'}", "pipeline.stages=[evaluate]"]
+    return [
+        sys.executable,
+        "-m",
+        "refusalbench",
+        "pipeline=evaluate",
+        "dataset=refusalbench_nq",
+        f"dataset.path={bench}",
+        "judge=deterministic",
+        "tracking=off",
+        f"cache.dir={tmp / name / 'cache'}",
+        f"hydra.run.dir={tmp / name / 'run'}",
+        "pipeline.stages=[evaluate]",
+    ]
 
 
 def timed_runs(tmp: Path, bench: Path, names: list[str]) -> list[float]:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     t0 = time.perf_counter()
-    procs = [subprocess.Popen(command(tmp, bench, n), cwd=tmp, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True) for n in names]
+    procs = [
+        subprocess.Popen(
+            command(tmp, bench, n), cwd=tmp, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        for n in names
+    ]
     walls = []
     for proc in procs:
         _, err = proc.communicate(timeout=1800)
@@ -63,9 +77,11 @@ def measure() -> dict:
 
 def report(f: dict) -> str:
     a, b = f["together_s"]
-    return (f"embedded evaluation of {N_ITEMS} items, whole process: alone {f['alone_s']:.1f} s; two at once "
-            f"{a:.1f} s and {b:.1f} s = {f['ratios'][0]:.2f} × and {f['ratios'][1]:.2f} × alone "
-            f"(target <= {MAX_RATIO} ×)")
+    return (
+        f"embedded evaluation of {N_ITEMS} items, whole process: alone {f['alone_s']:.1f} s; two at once "
+        f"{a:.1f} s and {b:.1f} s = {f['ratios'][0]:.2f} × and {f['ratios'][1]:.2f} × alone "
+        f"(target <= {MAX_RATIO} ×)"
+    )
 
 
 @pytest.mark.benchmark

@@ -22,8 +22,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from helpers import model_cfg_for  # noqa: E402
 from benchmarks.targets import Figure, report_and_check  # noqa: E402
+from helpers import model_cfg_for  # noqa: E402
 from llm_server import LLMTestServer  # noqa: E402
 
 from refusalbench.config import CacheConfig  # noqa: E402
@@ -51,8 +51,9 @@ class OpenAISDKTransport:
         key = (id(asyncio.get_running_loop()), route.api_base)
         client = self._clients.get(key)
         if client is None:
-            client = self._clients[key] = openai.AsyncOpenAI(base_url=route.api_base, api_key=api_key or "EMPTY",
-                                                             max_retries=0)
+            client = self._clients[key] = openai.AsyncOpenAI(
+                base_url=route.api_base, api_key=api_key or "EMPTY", max_retries=0
+            )
         body = _body(route, messages, response_format)
         model, msgs = body.pop("model"), body.pop("messages")
         resp = await client.chat.completions.create(model=model, messages=msgs, extra_body=body, timeout=timeout)
@@ -68,10 +69,17 @@ class OpenAISDKTransport:
 
 
 def _specs(prefix: str, n: int = N) -> list[CallSpec]:
-    return [CallSpec(key=f"{prefix}{i}", template_version="bench@1:00000000",
-                     messages=[{"role": "system", "content": "Answer from the context only."},
-                               {"role": "user", "content": f"Context: passage {i}. Question {prefix} {i}?"}])
-            for i in range(n)]
+    return [
+        CallSpec(
+            key=f"{prefix}{i}",
+            template_version="bench@1:00000000",
+            messages=[
+                {"role": "system", "content": "Answer from the context only."},
+                {"role": "user", "content": f"Context: passage {i}. Question {prefix} {i}?"},
+            ],
+        )
+        for i in range(n)
+    ]
 
 
 def _timed(layer: LLMLayer, cfg, specs) -> tuple[float, list]:
@@ -138,16 +146,18 @@ def sdk_figures(server: LLMTestServer, tmp: str) -> dict[str, float]:
 
 
 def report(f: dict[str, float]) -> str:
-    return "\n".join([
-        f"cold, 50 ms latency: {N} calls in {f['cold_50ms_s']:.2f} s (budget {COLD_BUDGET_S:.2f} s; "
-        f"{int(f['cold_50ms_requests'])} requests, max {int(f['cold_50ms_max_in_flight'])} in flight)",
-        f"warm cache rerun:    {f['warm_s']:.3f} s = {100 * f['warm_fraction']:.1f} % of cold "
-        f"(budget {100 * WARM_FRACTION:.0f} %), {int(f['warm_requests'])} requests",
-        f"zero latency:        {f['zero_latency_calls_per_s']:.0f} calls/s (target >= {MIN_RATE:.0f})",
-        f"openai SDK client:   {N} calls at 50 ms in {f['sdk_cold_50ms_s']:.2f} s; "
-        f"{f['sdk_zero_latency_calls_per_s']:.0f} calls/s at zero latency (for the record)",
-        f"litellm transport:   {f['litellm_zero_latency_calls_per_s']:.0f} calls/s at zero latency (for the record)",
-    ])
+    return "\n".join(
+        [
+            f"cold, 50 ms latency: {N} calls in {f['cold_50ms_s']:.2f} s (budget {COLD_BUDGET_S:.2f} s; "
+            f"{int(f['cold_50ms_requests'])} requests, max {int(f['cold_50ms_max_in_flight'])} in flight)",
+            f"warm cache rerun:    {f['warm_s']:.3f} s = {100 * f['warm_fraction']:.1f} % of cold "
+            f"(budget {100 * WARM_FRACTION:.0f} %), {int(f['warm_requests'])} requests",
+            f"zero latency:        {f['zero_latency_calls_per_s']:.0f} calls/s (target >= {MIN_RATE:.0f})",
+            f"openai SDK client:   {N} calls at 50 ms in {f['sdk_cold_50ms_s']:.2f} s; "
+            f"{f['sdk_zero_latency_calls_per_s']:.0f} calls/s at zero latency (for the record)",
+            f"litellm transport:   {f['litellm_zero_latency_calls_per_s']:.0f} calls/s at zero latency (for the record)",
+        ]
+    )
 
 
 @pytest.mark.benchmark
@@ -155,11 +165,13 @@ def test_llm_layer_benchmark():
     f = measure()
     print("\n" + report(f))
     assert f["cold_50ms_max_in_flight"] <= CONCURRENCY and f["warm_requests"] == 0  # correctness: hard
-    report_and_check([  # speed: soft targets, only a large regression fails
-        Figure("cold, 50 ms latency", f["cold_50ms_s"], COLD_BUDGET_S),
-        Figure("warm rerun / cold", f["warm_fraction"], WARM_FRACTION, unit=""),
-        Figure("zero latency", f["zero_latency_calls_per_s"], MIN_RATE, unit="calls/s", higher_is_better=True),
-    ])
+    report_and_check(
+        [  # speed: soft targets, only a large regression fails
+            Figure("cold, 50 ms latency", f["cold_50ms_s"], COLD_BUDGET_S),
+            Figure("warm rerun / cold", f["warm_fraction"], WARM_FRACTION, unit=""),
+            Figure("zero latency", f["zero_latency_calls_per_s"], MIN_RATE, unit="calls/s", higher_is_better=True),
+        ]
+    )
 
 
 if __name__ == "__main__":

@@ -30,7 +30,9 @@ def source_rows(limit: int = N_QUESTIONS) -> list[dict]:
         rec = json.loads(line)
         context = rec["ctxs"][0]["text"]
         if any(a.casefold() in context.casefold() for a in rec["answers"]):
-            rows.append({"source_id": f"nq-{i}", "query": rec["question"], "answers": rec["answers"], "context": context})
+            rows.append(
+                {"source_id": f"nq-{i}", "query": rec["question"], "answers": rec["answers"], "context": context}
+            )
     return rows[:limit]
 
 
@@ -52,7 +54,9 @@ def run_benchmark() -> dict:
 @pytest.mark.benchmark
 def test_programmatic_generation_speed():
     r = run_benchmark()
-    print(f"\nprogrammatic generation: {r['questions']} questions x 18 cells, {r['items']} items in {r['seconds']:.2f} s")
+    print(
+        f"\nprogrammatic generation: {r['questions']} questions x 18 cells, {r['items']} items in {r['seconds']:.2f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -39,20 +39,29 @@ UNREACHABLE_ITEMS, UNREACHABLE_BUDGET_S = 400, 30.0
 
 
 def _specs(prefix: str) -> list[CallSpec]:
-    return [CallSpec(key=f"{prefix}{i}", messages=[{"role": "user", "content": f"{prefix} question {i}"}])
-            for i in range(N_ITEMS)]
+    return [
+        CallSpec(key=f"{prefix}{i}", messages=[{"role": "user", "content": f"{prefix} question {i}"}])
+        for i in range(N_ITEMS)
+    ]
 
 
 def slow_server(report_slots: bool) -> dict[str, float]:
-    with LLMTestServer(latency=LATENCY_S, slots=SLOTS, report_slots=report_slots) as server, \
-            tempfile.TemporaryDirectory() as tmp:
+    with (
+        LLMTestServer(latency=LATENCY_S, slots=SLOTS, report_slots=report_slots) as server,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         cfg = model_cfg_for(server, max_concurrency=CONCURRENCY, timeout=TIMEOUT_S, max_retries=6)
         with LLMLayer(CacheConfig(dir=tmp), progress=False) as layer:
             t0 = time.perf_counter()
             out = layer.run(cfg, _specs("slow"), role="generator")
             wall = time.perf_counter() - t0
-        return {"ok": sum(c.ok for c in out), "requests": server.request_count, "wall_s": wall,
-                "repeat_fraction": (server.request_count - N_ITEMS) / N_ITEMS, "wall_ratio": wall / IDEAL_S}
+        return {
+            "ok": sum(c.ok for c in out),
+            "requests": server.request_count,
+            "wall_s": wall,
+            "repeat_fraction": (server.request_count - N_ITEMS) / N_ITEMS,
+            "wall_ratio": wall / IDEAL_S,
+        }
 
 
 def benchmark_file(path: Path, n: int) -> None:
@@ -66,10 +75,21 @@ def unreachable() -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         bench = Path(tmp) / "bench.jsonl"
         benchmark_file(bench, UNREACHABLE_ITEMS)
-        cmd = [sys.executable, "-m", "refusalbench", "pipeline=evaluate", "dataset=refusalbench_nq",
-               f"dataset.path={bench}", "model=openai_compatible", "model.name=m",
-               f"model.api_base=http://127.0.0.1:{free_port()}/v1", "judge=deterministic",
-               f"cache.dir={Path(tmp) / 'cache'}", "tracking=off", f"hydra.run.dir={Path(tmp) / 'run'}"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "refusalbench",
+            "pipeline=evaluate",
+            "dataset=refusalbench_nq",
+            f"dataset.path={bench}",
+            "model=openai_compatible",
+            "model.name=m",
+            f"model.api_base=http://127.0.0.1:{free_port()}/v1",
+            "judge=deterministic",
+            f"cache.dir={Path(tmp) / 'cache'}",
+            "tracking=off",
+            f"hydra.run.dir={Path(tmp) / 'run'}",
+        ]
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=600, env=env)
@@ -83,16 +103,22 @@ def measure() -> dict:
 
 
 def report(f: dict) -> str:
-    lines = [f"slow server ({SLOTS} slots × {LATENCY_S} s, timeout {TIMEOUT_S} s, {N_ITEMS} items at concurrency "
-             f"{CONCURRENCY}; ideal {IDEAL_S:.1f} s):"]
+    lines = [
+        f"slow server ({SLOTS} slots × {LATENCY_S} s, timeout {TIMEOUT_S} s, {N_ITEMS} items at concurrency "
+        f"{CONCURRENCY}; ideal {IDEAL_S:.1f} s):"
+    ]
     for name in ("reported", "unreported"):
         r = f[name]
-        lines.append(f"  slots {name:10s}: {r['ok']}/{N_ITEMS} ok, {r['requests']} requests "
-                     f"({100 * r['repeat_fraction']:.0f} % repeated, target <= {100 * MAX_REPEATS:.0f} %), "
-                     f"wall {r['wall_s']:.2f} s = {r['wall_ratio']:.2f} × ideal (target <= {MAX_WALL_RATIO})")
+        lines.append(
+            f"  slots {name:10s}: {r['ok']}/{N_ITEMS} ok, {r['requests']} requests "
+            f"({100 * r['repeat_fraction']:.0f} % repeated, target <= {100 * MAX_REPEATS:.0f} %), "
+            f"wall {r['wall_s']:.2f} s = {r['wall_ratio']:.2f} × ideal (target <= {MAX_WALL_RATIO})"
+        )
     u = f["unreachable"]
-    lines.append(f"unreachable api_base, {UNREACHABLE_ITEMS} items, whole process: exit {u['rc']} after "
-                 f"{u['wall_s']:.1f} s (target non-zero within {UNREACHABLE_BUDGET_S:.0f} s)")
+    lines.append(
+        f"unreachable api_base, {UNREACHABLE_ITEMS} items, whole process: exit {u['rc']} after "
+        f"{u['wall_s']:.1f} s (target non-zero within {UNREACHABLE_BUDGET_S:.0f} s)"
+    )
     lines.append(f"  {u['message'][:300]}")
     return "\n".join(lines)
 

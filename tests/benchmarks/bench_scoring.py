@@ -45,7 +45,9 @@ def synthetic_labels(n_models: int = N_MODELS, n_items: int = N_ITEMS, seed: int
     for m in range(n_models):
         pred = rng.choice(PREDICTION_LABELS, n_items, p=[0.40] + [0.08] * 7 + [0.02, 0.02])
         keep = rng.random(n_items) < 0.35  # the model gives the expected label about a third of the time
-        pred = np.where(keep & (base["expected_rag_behavior"] != "ANSWER_CORRECTLY"), base["expected_rag_behavior"], pred)
+        pred = np.where(
+            keep & (base["expected_rag_behavior"] != "ANSWER_CORRECTLY"), base["expected_rag_behavior"], pred
+        )
         frame = base.copy()
         frame["model"] = f"model-{m:02d}"
         frame["predicted_label"] = pred
@@ -62,7 +64,13 @@ def run_benchmark() -> dict:
     start = time.perf_counter()
     results = [compute_metrics(g, n_resamples=N_RESAMPLES, seed=42) for g in groups]
     elapsed = time.perf_counter() - start
-    return {"models": len(results), "items": N_ITEMS, "resamples": N_RESAMPLES, "seconds": elapsed, "per_model_ms": 1000 * elapsed / len(results)}
+    return {
+        "models": len(results),
+        "items": N_ITEMS,
+        "resamples": N_RESAMPLES,
+        "seconds": elapsed,
+        "per_model_ms": 1000 * elapsed / len(results),
+    }
 
 
 @pytest.mark.benchmark

@@ -36,9 +36,21 @@ def write_benchmark(path: Path) -> None:
 
 
 def run(tmp: Path, url: str, bench: Path, *extra: str) -> float:
-    cmd = [sys.executable, "-m", "refusalbench", "pipeline=evaluate", "dataset=refusalbench_nq",
-           f"dataset.path={bench}", "model=openai_compatible", "model.name=m", f"model.api_base={url}",
-           "judge=deterministic", f"cache.dir={tmp / 'cache'}", f"hydra.run.dir={tmp / 'run'}", *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "refusalbench",
+        "pipeline=evaluate",
+        "dataset=refusalbench_nq",
+        f"dataset.path={bench}",
+        "model=openai_compatible",
+        "model.name=m",
+        f"model.api_base={url}",
+        "judge=deterministic",
+        f"cache.dir={tmp / 'cache'}",
+        f"hydra.run.dir={tmp / 'run'}",
+        *extra,
+    ]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, env=env, timeout=600)
@@ -62,10 +74,12 @@ def measure() -> dict[str, float]:
 
 
 def report(f: dict[str, float]) -> str:
-    return (f"{N_ITEMS}-item pipeline=evaluate, whole process: cold {f['cold_s']:.1f} s (tracking off); warm "
-            f"tracking=off {f['warm_off_s']:.2f} s (target <= {TARGET_OFF_S:g}); warm with MLflow "
-            f"{f['warm_tracked_s']:.2f} s (target <= {TARGET_TRACKED_S:g}); first run on a fresh SQLite store "
-            f"{f['warm_fresh_store_s']:.2f} s")
+    return (
+        f"{N_ITEMS}-item pipeline=evaluate, whole process: cold {f['cold_s']:.1f} s (tracking off); warm "
+        f"tracking=off {f['warm_off_s']:.2f} s (target <= {TARGET_OFF_S:g}); warm with MLflow "
+        f"{f['warm_tracked_s']:.2f} s (target <= {TARGET_TRACKED_S:g}); first run on a fresh SQLite store "
+        f"{f['warm_fresh_store_s']:.2f} s"
+    )
 
 
 @pytest.mark.benchmark

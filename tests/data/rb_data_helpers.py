@@ -31,8 +31,14 @@ def oracle(i: int, answer: str | None = None, passage: str | None = None) -> dic
     }
 
 
-def garage(sample_id: str, category: str = "Science", tags: list[str] | None = None, cited: list[str] | None = None,
-           relevant: list[str] | None = None, **overrides) -> dict:
+def garage(
+    sample_id: str,
+    category: str = "Science",
+    tags: list[str] | None = None,
+    cited: list[str] | None = None,
+    relevant: list[str] | None = None,
+    **overrides,
+) -> dict:
     """A GaRAGe-shaped record; by default eligible with 12 passages (3 signal, 9 noise)."""
     tags = tags or ["ANSWER-THE-QUESTION"] * 3 + ["RELATED-INFORMATION"] * 4 + ["UNKNOWN"] * 5
     n = len(tags)
@@ -40,7 +46,12 @@ def garage(sample_id: str, category: str = "Science", tags: list[str] | None = N
         "sample_id": sample_id,
         "question_date": "2024-01-01",
         "grounding": [
-            {f"cite_{j + 1}": f"[{j + 1}] passage {j} of {sample_id}", "age": "1 year", "date": "2023-01-01", "provider": "web"}
+            {
+                f"cite_{j + 1}": f"[{j + 1}] passage {j} of {sample_id}",
+                "age": "1 year",
+                "date": "2023-01-01",
+                "provider": "web",
+            }
             for j in range(n)
         ],
         "question": f"What about {sample_id}?",

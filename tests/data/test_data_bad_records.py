@@ -33,9 +33,18 @@ def test_bad_records_are_counted_and_logged(tmp_path, caplog):
     assert result.skipped == len(BAD_NQ) + 1
     assert len(result.reasons) == 10  # the first few are kept
     joined = " | ".join(result.reasons)
-    for needle in ("missing field 'question'", "'answers' is not a list", "'text' is empty", "no non-empty answer",
-                   "'text' is not a string", "'gold_docs'[0] is not a string", "empty context", "neither an NQ-open",
-                   "not valid JSON", "not a JSON object"):
+    for needle in (
+        "missing field 'question'",
+        "'answers' is not a list",
+        "'text' is empty",
+        "no non-empty answer",
+        "'text' is not a string",
+        "'gold_docs'[0] is not a string",
+        "empty context",
+        "neither an NQ-open",
+        "not valid JSON",
+        "not a JSON object",
+    ):
         assert needle in joined
     assert "Skipped 11 bad record(s)" in caplog.text
 

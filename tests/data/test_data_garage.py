@@ -47,7 +47,9 @@ def test_passage_priority_and_order(tmp_path):
     curated = json.loads(row.source_record)
     assert len(curated["grounding"]) == 10 and curated["evidence_correct"] == [tags[i] for i in row.grounding_indices]
     assert curated["curation_notes"] == {
-        "source_dataset": "GaRAGe", "status": "Pristine", "passages_normalized_to": 10,
+        "source_dataset": "GaRAGe",
+        "status": "Pristine",
+        "passages_normalized_to": 10,
         "normalization_strategy": "3_signal_7_noise",
     }
     assert row.domain == "Science" and row.reference_answer == "The answer for p [1]."
@@ -80,7 +82,9 @@ def test_per_domain_seeded_sampling(tmp_path):
     rng = random.Random(42)  # the reference: one RNG, random.sample per domain in order
     expected = [r["sample_id"] for r in rng.sample(rows[:30], 5)] + [r["sample_id"] for r in rng.sample(rows[30:33], 3)]
     assert ids == expected
-    assert ids == list(load(tmp_path, rows, domains=["Science", "Health", "Finance"], per_domain=5, seed=42).table["source_id"])
+    assert ids == list(
+        load(tmp_path, rows, domains=["Science", "Health", "Finance"], per_domain=5, seed=42).table["source_id"]
+    )
     # no domains given: every category, sorted
     all_domains = load(tmp_path, rows, domains=[], per_domain=2).table
     assert sorted(set(all_domains["domain"])) == ["Health", "Science", "Travel"] and len(all_domains) == 5

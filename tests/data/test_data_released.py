@@ -13,29 +13,34 @@ from refusalbench.data import DataError, load_benchmark, write_benchmark
 from refusalbench.data.released import CORE_COLUMNS, MULTI_COLUMNS
 from refusalbench.tables import write_table
 
-CELLS = [("P-Ambiguity", "HIGH", "REFUSE_AMBIGUOUS_QUERY"), ("P-MissingInfo", "LOW", "ANSWER_CORRECTLY"),
-         ("P-FalsePremise", "MEDIUM", "REFUSE_FALSE_PREMISE_IN_QUERY")]
+CELLS = [
+    ("P-Ambiguity", "HIGH", "REFUSE_AMBIGUOUS_QUERY"),
+    ("P-MissingInfo", "LOW", "ANSWER_CORRECTLY"),
+    ("P-FalsePremise", "MEDIUM", "REFUSE_FALSE_PREMISE_IN_QUERY"),
+]
 
 
 def nq_items() -> pd.DataFrame:
     rows = []
     for i, (cls, intensity, expected) in enumerate(CELLS):
-        rows.append({
-            "id": f"RB-NQ_claude_q{i}_{cls}_{intensity}_abcdef12_{i}",
-            "source_id": f"q{i}",
-            "generator_model": "claude",
-            "perturbation_class": cls,
-            "intensity": intensity,
-            "expected_rag_behavior": expected,
-            "lever_selected": "Some Lever",
-            "original_query": f"who did thing {i}?",
-            "original_context": f"Person {i} did thing {i}.",
-            "original_answers": [f"Person {i}", f"P{i}"],
-            "perturbed_query": f"who did thing {i} again?",
-            "perturbed_context": f"Someone did thing {i}.",
-            "implementation_reasoning": "because",
-            "verifier_votes": {"claude": "PASS", "gpt": "PASS"} if i else {"nova": "PASS"},
-        })
+        rows.append(
+            {
+                "id": f"RB-NQ_claude_q{i}_{cls}_{intensity}_abcdef12_{i}",
+                "source_id": f"q{i}",
+                "generator_model": "claude",
+                "perturbation_class": cls,
+                "intensity": intensity,
+                "expected_rag_behavior": expected,
+                "lever_selected": "Some Lever",
+                "original_query": f"who did thing {i}?",
+                "original_context": f"Person {i} did thing {i}.",
+                "original_answers": [f"Person {i}", f"P{i}"],
+                "perturbed_query": f"who did thing {i} again?",
+                "perturbed_context": f"Someone did thing {i}.",
+                "implementation_reasoning": "because",
+                "verifier_votes": {"claude": "PASS", "gpt": "PASS"} if i else {"nova": "PASS"},
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -91,13 +96,21 @@ def test_contract_table_reloads(tmp_path):
 
 def test_released_garage_shapes_and_rule(tmp_path, caplog):
     row = {
-        "id": "RB-G-1", "source_id": "s1", "generator_model": "gpt", "perturbation_class": "P-Contradiction",
-        "intensity": "MEDIUM", "expected_rag_behavior": "ANSWER_CORRECTLY",  # disagrees with the rule
-        "perturbed_query": "what?", "query": "what?", "reference_answer": "This.",
+        "id": "RB-G-1",
+        "source_id": "s1",
+        "generator_model": "gpt",
+        "perturbation_class": "P-Contradiction",
+        "intensity": "MEDIUM",
+        "expected_rag_behavior": "ANSWER_CORRECTLY",  # disagrees with the rule
+        "perturbed_query": "what?",
+        "query": "what?",
+        "reference_answer": "This.",
         "grounding": [{"cite_1": f"text {j}", "age": "1"} for j in range(10)],
-        "signal_indices": [2], "noise_indices": [j for j in range(10) if j != 2],
+        "signal_indices": [2],
+        "noise_indices": [j for j in range(10) if j != 2],
         "evidence_relevant": ["YES" if j in (2, 5) else "NO" for j in range(10)],
-        "question_category": "Law & Government", "question_complexity": "Simple",
+        "question_category": "Law & Government",
+        "question_complexity": "Simple",
         "verifier_votes": {"claude": "PASS", "nova": "PASS", "gpt": "PASS", "deepseek": "PASS"},
     }
     path = write_jsonl(tmp_path / "g.jsonl", [row])

@@ -13,7 +13,15 @@ from typing import Callable, Optional
 
 import pandas as pd
 
-from refusalbench.config import CacheConfig, DatasetConfig, GenerateConfig, ModelConfig, PanelConfig, RefusalBenchConfig, SelectConfig
+from refusalbench.config import (
+    CacheConfig,
+    DatasetConfig,
+    GenerateConfig,
+    ModelConfig,
+    PanelConfig,
+    RefusalBenchConfig,
+    SelectConfig,
+)
 from refusalbench.context import RunContext
 
 ANSWER = "Gustave Eiffel"
@@ -31,10 +39,26 @@ def multi_base() -> pd.DataFrame:
     """Two items, 5 passages each: signal at stored indices 3 and 1 (display S1=3, S2=1), noise 0, 2, 4."""
     rows = []
     for s, q, c in QUESTIONS:
-        passages = [f"{s} noise zero.", f"{s} signal B: built 1889 by {ANSWER}.", f"{s} noise two.", f"{s} signal A: {c}", f"{s} noise four."]
-        rows.append({"source_id": s, "query": q, "answers": [ANSWER], "passages": passages, "signal_indices": [3, 1],
-                     "noise_indices": [0, 2, 4], "relevant": [False, True, False, True, False],
-                     "reference_answer": ANSWER, "domain": "Science"})
+        passages = [
+            f"{s} noise zero.",
+            f"{s} signal B: built 1889 by {ANSWER}.",
+            f"{s} noise two.",
+            f"{s} signal A: {c}",
+            f"{s} noise four.",
+        ]
+        rows.append(
+            {
+                "source_id": s,
+                "query": q,
+                "answers": [ANSWER],
+                "passages": passages,
+                "signal_indices": [3, 1],
+                "noise_indices": [0, 2, 4],
+                "relevant": [False, True, False, True, False],
+                "reference_answer": ANSWER,
+                "domain": "Science",
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -63,8 +87,12 @@ def answers_of(prompt: str) -> list[str]:
 
 def scrub(text: str, answers: list[str]) -> str:
     for a in answers:
-        text = re.sub(re.escape(a), lambda m: "An engineer" if re.search(r"(^|[.!?]\s+)$", m.string[:m.start()])
-                      else "an engineer", text, flags=re.I)
+        text = re.sub(
+            re.escape(a),
+            lambda m: "An engineer" if re.search(r"(^|[.!?]\s+)$", m.string[: m.start()]) else "an engineer",
+            text,
+            flags=re.I,
+        )
     return text
 
 
@@ -78,8 +106,10 @@ def _single_fields(prompt: str, cls: str, intensity: str) -> dict:
     if cls == "P-FalsePremise":
         return {"perturbed_query": f"Why did{MARK[intensity]} " + query, "perturbed_context": context}
     if cls in ("P-MissingInfo", "P-Contradiction"):
-        return {"perturbed_query": query,
-                "perturbed_context": scrub(context, answers_of(prompt)) + f" Others{MARK[intensity]} disagree."}
+        return {
+            "perturbed_query": query,
+            "perturbed_context": scrub(context, answers_of(prompt)) + f" Others{MARK[intensity]} disagree.",
+        }
     return {"perturbed_query": query + f" (roughly{MARK[intensity]})", "perturbed_context": context}
 
 
@@ -91,12 +121,17 @@ def _multi_fields(prompt: str, cls: str, intensity: str) -> dict:
         out["perturbed_query"] = f"Why did{MARK[intensity]} " + query
     elif cls == "P-Contradiction":
         rival = scrub(signal[0][1], answers_of(prompt)) if signal else "someone else did it."
-        out["perturbed_noise_passages"] = [{"passage": "N1", "perturbed_text": f"A rival account{MARK[intensity]} says: {rival}"}]
+        out["perturbed_noise_passages"] = [
+            {"passage": "N1", "perturbed_text": f"A rival account{MARK[intensity]} says: {rival}"}
+        ]
     elif cls == "P-Ambiguity":
         out["perturbed_query"] = query + f" (roughly{MARK[intensity]})"
     else:  # MissingInfo, Granularity, Epistemic: every signal passage, answer removed
         answers = answers_of(prompt)
-        out["perturbed_signal_passages"] = [{"passage": lab, "perturbed_text": scrub(text, answers) + f" (edited{MARK[intensity]})"} for lab, text in signal]
+        out["perturbed_signal_passages"] = [
+            {"passage": lab, "perturbed_text": scrub(text, answers) + f" (edited{MARK[intensity]})"}
+            for lab, text in signal
+        ]
     return out
 
 
@@ -105,26 +140,44 @@ def generator_reply(prompt: str, lever: Optional[str] = None, echo: Optional[str
     cls, intensity = cell_of(prompt)
     fields = _multi_fields(prompt, cls, intensity) if "Passage S1" in prompt else _single_fields(prompt, cls, intensity)
     truth = re.search(r"Expected behaviour: (\w+)\.", prompt).group(1)
-    fields.update(lever_selected=lever or levers_of(prompt)[0], implementation_reasoning="Applied the lever.",
-                  intensity_achieved=intensity, expected_rag_behavior=echo or truth)
+    fields.update(
+        lever_selected=lever or levers_of(prompt)[0],
+        implementation_reasoning="Applied the lever.",
+        intensity_achieved=intensity,
+        expected_rag_behavior=echo or truth,
+    )
     text = json.dumps(fields, indent=1)
     return f"Here you go.\n```json\n{text}\n```" if fence else text
 
 
 def verifier_reply(verdict: str = "PASS") -> str:
-    return json.dumps({"verification_result": verdict, "lever_correctly_implemented": True,
-                       "intensity_correctly_achieved": verdict == "PASS", "identified_issues": []})
+    return json.dumps(
+        {
+            "verification_result": verdict,
+            "lever_correctly_implemented": True,
+            "intensity_correctly_achieved": verdict == "PASS",
+            "identified_issues": [],
+        }
+    )
 
 
 def is_verifier(messages: list[dict]) -> bool:
     return "quality verifier" in messages[0]["content"]
 
 
-def make_cfg(tmp_path: Path, generators: dict[str, ModelConfig], verifiers: dict[str, ModelConfig],
-             source: Optional[str] = None, **panel_kw) -> RefusalBenchConfig:
+def make_cfg(
+    tmp_path: Path,
+    generators: dict[str, ModelConfig],
+    verifiers: dict[str, ModelConfig],
+    source: Optional[str] = None,
+    **panel_kw,
+) -> RefusalBenchConfig:
     cfg = RefusalBenchConfig(
         dataset=DatasetConfig(kind="nq", path="unused"),
-        generators=PanelConfig(models=generators, **{k: v for k, v in panel_kw.items() if k in ("lever_assignment", "fixed_lever", "temperature")}),
+        generators=PanelConfig(
+            models=generators,
+            **{k: v for k, v in panel_kw.items() if k in ("lever_assignment", "fixed_lever", "temperature")},
+        ),
         verifiers=PanelConfig(models=verifiers, consensus=panel_kw.get("consensus", "unanimous")),
         model=ModelConfig(name="openai/unused"),
         cache=CacheConfig(dir=str(tmp_path / "cache")),

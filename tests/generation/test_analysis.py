@@ -24,14 +24,22 @@ def test_fleiss_kappa_wikipedia_style():
 
 
 def test_analyse_tables():
-    cands = pd.DataFrame({"candidate_id": ["a", "b", "c", "d"], "generator": ["gpt", "gpt", "claude", "claude"],
-                          "generation_ok": True, "check_ok": [True, True, True, False]})
-    votes = pd.DataFrame({
-        "candidate_id": ["a", "a", "b", "b", "c", "c"],
-        "verifier": ["gpt", "claude"] * 3,
-        "verdict": ["PASS", "PASS", "PASS", "FAIL", "PASS", "UNSCORED"],
-        "lever_correctly_implemented": [True, True, False, None, True, None],
-    })
+    cands = pd.DataFrame(
+        {
+            "candidate_id": ["a", "b", "c", "d"],
+            "generator": ["gpt", "gpt", "claude", "claude"],
+            "generation_ok": True,
+            "check_ok": [True, True, True, False],
+        }
+    )
+    votes = pd.DataFrame(
+        {
+            "candidate_id": ["a", "a", "b", "b", "c", "c"],
+            "verifier": ["gpt", "claude"] * 3,
+            "verdict": ["PASS", "PASS", "PASS", "FAIL", "PASS", "UNSCORED"],
+            "lever_correctly_implemented": [True, True, False, None, True, None],
+        }
+    )
     cons = consensus_table(votes, ["gpt", "claude"], "unanimous")
     t = analyse(cands, votes, cons, {"gpt": "gpt-4o", "claude": "claude-4"}, {"gpt": "gpt-4o", "claude": "claude-4"})
     rates = t["generator_verifier_pass_rates"].set_index(["generator", "verifier"])

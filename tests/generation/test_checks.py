@@ -13,8 +13,14 @@ BASE = {
 
 
 def row(cls, intensity="MEDIUM", **kw):
-    return {**BASE, "perturbation_class": cls, "intensity": intensity,
-            "perturbed_query": BASE["original_query"], "perturbed_context": BASE["original_context"], **kw}
+    return {
+        **BASE,
+        "perturbation_class": cls,
+        "intensity": intensity,
+        "perturbed_query": BASE["original_query"],
+        "perturbed_context": BASE["original_context"],
+        **kw,
+    }
 
 
 def test_nothing_changed():
@@ -23,14 +29,22 @@ def test_nothing_changed():
 
 
 def test_false_premise_context_must_be_identical():
-    ok, reason = check_candidate(row("P-FalsePremise", perturbed_query="Why did Smith build the tower?", perturbed_context=BASE["original_context"] + " "))
+    ok, reason = check_candidate(
+        row(
+            "P-FalsePremise",
+            perturbed_query="Why did Smith build the tower?",
+            perturbed_context=BASE["original_context"] + " ",
+        )
+    )
     assert not ok and "byte-identical" in reason
     assert check_candidate(row("P-FalsePremise", perturbed_query="Why did Smith build the tower?")) == (True, None)
 
 
 @pytest.mark.parametrize("cls", ["P-MissingInfo", "P-Contradiction"])
 def test_query_must_be_unchanged(cls):
-    ok, reason = check_candidate(row(cls, "LOW", perturbed_query="Who built it?", perturbed_context="The bridge was built by John Smith."))
+    ok, reason = check_candidate(
+        row(cls, "LOW", perturbed_query="Who built it?", perturbed_context="The bridge was built by John Smith.")
+    )
     assert not ok and "query unchanged" in reason
 
 
@@ -55,12 +69,22 @@ def test_unknown_lever_and_failed_generation():
 
 
 PASSAGES = ["noise a", "signal John Smith", "noise b", "signal two"]
-MULTI = {**BASE, "original_passages": np.array(PASSAGES), "signal_indices": np.array([1, 3]), "noise_indices": np.array([0, 2])}
+MULTI = {
+    **BASE,
+    "original_passages": np.array(PASSAGES),
+    "signal_indices": np.array([1, 3]),
+    "noise_indices": np.array([0, 2]),
+}
 
 
 def mrow(cls, perturbed, intensity="MEDIUM", query=None):
-    return {**MULTI, "perturbation_class": cls, "intensity": intensity, "perturbed_query": query or BASE["original_query"],
-            "perturbed_passages": perturbed}
+    return {
+        **MULTI,
+        "perturbation_class": cls,
+        "intensity": intensity,
+        "perturbed_query": query or BASE["original_query"],
+        "perturbed_passages": perturbed,
+    }
 
 
 def test_multi_contradiction_exactly_one_noise():
@@ -84,7 +108,9 @@ def test_multi_missing_info_checks_all_passages():
 
 
 def test_multi_false_premise_no_passage():
-    ok, reason = check_candidate(mrow("P-FalsePremise", ["edit", *PASSAGES[1:]], query="Why did Smith build the tower?"))
+    ok, reason = check_candidate(
+        mrow("P-FalsePremise", ["edit", *PASSAGES[1:]], query="Why did Smith build the tower?")
+    )
     assert not ok and "edit no passage" in reason
     assert check_candidate(mrow("P-FalsePremise", list(PASSAGES), query="Why did Smith build the tower?"))[0]
 

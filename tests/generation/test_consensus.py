@@ -24,7 +24,9 @@ def test_bad_mode():
 
 
 def test_table():
-    votes = pd.DataFrame({"candidate_id": ["a", "a", "b"], "verifier": ["v1", "v2", "v1"], "verdict": ["PASS", "PASS", "PASS"]})
+    votes = pd.DataFrame(
+        {"candidate_id": ["a", "a", "b"], "verifier": ["v1", "v2", "v1"], "verdict": ["PASS", "PASS", "PASS"]}
+    )
     t = consensus_table(votes, ["v1", "v2"], "unanimous").set_index("candidate_id")
     assert t.loc["a", "consensus_pass"] and not t.loc["b", "consensus_pass"]
     assert t.loc["b", "verifier_votes"] == {"v1": "PASS", "v2": "UNSCORED"}

@@ -6,8 +6,16 @@ from refusalbench.generation.human import export_frame, import_annotations, main
 
 
 def test_export_import_roundtrip(tmp_path, capsys):
-    bench = pd.DataFrame({"id": ["x1", "x2", "x3"], "candidate_id": ["a", "b", "c"], "perturbation_class": "P-Ambiguity",
-                          "intensity": "LOW", "original_answers": [["A", "B"], ["C"], ["D"]], "panel_verdict": "PASS"})
+    bench = pd.DataFrame(
+        {
+            "id": ["x1", "x2", "x3"],
+            "candidate_id": ["a", "b", "c"],
+            "perturbation_class": "P-Ambiguity",
+            "intensity": "LOW",
+            "original_answers": [["A", "B"], ["C"], ["D"]],
+            "panel_verdict": "PASS",
+        }
+    )
     sheet = export_frame(bench, multi_passage=False)
     assert "human_lever_correctly_implemented" in sheet and "human_strategy_compliance" not in sheet
     assert sheet["original_answers"].iloc[0] == "A | B"

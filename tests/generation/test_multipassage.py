@@ -15,7 +15,9 @@ def test_label_convention_s2_is_second_signal_passage():
 
 
 def test_noise_label_and_unchanged_edit():
-    out, changed = apply_edits(PASSAGES, SIGNAL, NOISE, [{"passage": "n1", "perturbed_text": "X"}, {"passage": "S1", "perturbed_text": "s0"}])
+    out, changed = apply_edits(
+        PASSAGES, SIGNAL, NOISE, [{"passage": "n1", "perturbed_text": "X"}, {"passage": "S1", "perturbed_text": "s0"}]
+    )
     assert out[0] == "X" and changed == ["N1"]
 
 
@@ -24,8 +26,14 @@ def test_normalise_label(label):
     assert normalise_label(label) == "S2"
 
 
-@pytest.mark.parametrize("edits", [[{"passage": "S4", "perturbed_text": "x"}], [{"passage": "Q1", "perturbed_text": "x"}],
-                                   [{"passage": "S1", "perturbed_text": "a"}, {"passage": "S1", "perturbed_text": "b"}]])
+@pytest.mark.parametrize(
+    "edits",
+    [
+        [{"passage": "S4", "perturbed_text": "x"}],
+        [{"passage": "Q1", "perturbed_text": "x"}],
+        [{"passage": "S1", "perturbed_text": "a"}, {"passage": "S1", "perturbed_text": "b"}],
+    ],
+)
 def test_bad_edits(edits):
     with pytest.raises(EditError):
         apply_edits(PASSAGES, SIGNAL, NOISE, edits)

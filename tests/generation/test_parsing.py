@@ -81,7 +81,10 @@ def test_wrong_type_rejected():
 def test_parse_generation_multi_labels():
     reply = {
         "perturbed_query": "q",
-        "perturbed_signal_passages": [{"passage": "S2", "perturbed_text": "new"}, {"passage": 1, "perturbed_text": "x"}],
+        "perturbed_signal_passages": [
+            {"passage": "S2", "perturbed_text": "new"},
+            {"passage": 1, "perturbed_text": "x"},
+        ],
         "perturbed_noise_passages": [{"passage": "N1", "perturbed_text": "n"}],
         "lever_selected": "Balanced Polysemy",
         "implementation_reasoning": "r",
@@ -97,7 +100,9 @@ def test_parse_generation_multi_labels():
 
 
 def test_parse_verification():
-    out = parse_verification('```json\n{"verification_result": "pass", "lever_correctly_implemented": "true", "identified_issues": ["a", "b"]}\n```')
+    out = parse_verification(
+        '```json\n{"verification_result": "pass", "lever_correctly_implemented": "true", "identified_issues": ["a", "b"]}\n```'
+    )
     assert out["verdict"] == "PASS" and out["lever_correctly_implemented"] is True
     assert out["identified_issues"] == "a; b" and out["refusal_class_correct"] is None
     with pytest.raises(ParseError):

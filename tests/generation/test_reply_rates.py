@@ -9,19 +9,23 @@ from refusalbench.generation.reply_rates import format_rates, main, reply_rates
 
 
 def tables():
-    candidates = pd.DataFrame({
-        "generator": ["llm"] * 5 + ["rules"],
-        "generator_backend": ["embedded"] * 5 + ["programmatic"],
-        "gen_attempts": [1, 1, 2, 2, 1, 0],
-        "generation_ok": [True, True, True, False, False, True],
-        "generation_failure_kind": [None, None, None, "parse", "call", None],
-    })
-    votes = pd.DataFrame({
-        "verifier": ["v"] * 4 + ["structural"],
-        "verifier_backend": ["embedded"] * 4 + ["structural"],
-        "ver_attempts": [1, 2, 2, 1, None],
-        "verify_failure_kind": [None, None, "parse", None, None],
-    })
+    candidates = pd.DataFrame(
+        {
+            "generator": ["llm"] * 5 + ["rules"],
+            "generator_backend": ["embedded"] * 5 + ["programmatic"],
+            "gen_attempts": [1, 1, 2, 2, 1, 0],
+            "generation_ok": [True, True, True, False, False, True],
+            "generation_failure_kind": [None, None, None, "parse", "call", None],
+        }
+    )
+    votes = pd.DataFrame(
+        {
+            "verifier": ["v"] * 4 + ["structural"],
+            "verifier_backend": ["embedded"] * 4 + ["structural"],
+            "ver_attempts": [1, 2, 2, 1, None],
+            "verify_failure_kind": [None, None, "parse", None, None],
+        }
+    )
     return candidates, votes
 
 

@@ -28,13 +28,24 @@ def candidates(n_questions: int, sparse_cell=("P-Contradiction", "HIGH")) -> pd.
             if (cls, intensity) == sparse_cell and q_no >= 2:
                 continue  # this cell has three usable items: s0 alpha, s0 beta, s1 alpha
             for generator in ("alpha", "beta"):
-                rows.append({"candidate_id": f"{q_no}-{cls}-{intensity}-{generator}", "source_id": f"s{q_no}",
-                             "perturbation_class": cls, "intensity": intensity, "generator": generator,
-                             "lever_selected": f"{cls} lever", "original_query": question, "original_answers": ["A"],
-                             "original_context": "The answer is A.", "perturbed_query": question + " really",
-                             "perturbed_context": "The answer is A, said one source.",
-                             "implementation_reasoning": "secret",
-                             "generation_ok": True, "check_ok": generator == "alpha" or q_no % 2 == 0})
+                rows.append(
+                    {
+                        "candidate_id": f"{q_no}-{cls}-{intensity}-{generator}",
+                        "source_id": f"s{q_no}",
+                        "perturbation_class": cls,
+                        "intensity": intensity,
+                        "generator": generator,
+                        "lever_selected": f"{cls} lever",
+                        "original_query": question,
+                        "original_answers": ["A"],
+                        "original_context": "The answer is A.",
+                        "perturbed_query": question + " really",
+                        "perturbed_context": "The answer is A, said one source.",
+                        "implementation_reasoning": "secret",
+                        "generation_ok": True,
+                        "check_ok": generator == "alpha" or q_no % 2 == 0,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -91,15 +102,23 @@ def test_holdout_leaves_out_the_bundled_sample_and_quoted_questions(tmp_path):
     (repo / "tests").mkdir(parents=True)
     (repo / "tests" / "test_x.py").write_text(f'QUESTION = "{fresh_question(1).upper()}?"\n')
     pool = tmp_path / "pool.jsonl"
-    records = [{"question": q, "answers": ["A"], "ctxs": [{"title": "T", "text": "A."}]}
-               for q in [fresh_question(0), fresh_question(1), fresh_question(2), *BUNDLED]]
+    records = [
+        {"question": q, "answers": ["A"], "ctxs": [{"title": "T", "text": "A."}]}
+        for q in [fresh_question(0), fresh_question(1), fresh_question(2), *BUNDLED]
+    ]
     pool.write_text("".join(json.dumps(r) + "\n" for r in records))
     extra = tmp_path / "exclude.txt"
     extra.write_text(fresh_question(2) + "\n")
     kept, counts = holdout(pool, [extra], root=repo)
     assert [r["question"] for r in kept] == [fresh_question(0)]
-    assert counts == {"bundled_sample": 2, "quoted_in_repository": 1, "drawn_by_tests": 0, "files": 1, "pool": 5,
-                      "kept": 1}
+    assert counts == {
+        "bundled_sample": 2,
+        "quoted_in_repository": 1,
+        "drawn_by_tests": 0,
+        "files": 1,
+        "pool": 5,
+        "kept": 1,
+    }
 
 
 def test_word_diff_shows_changes_and_elides_long_unchanged_runs():

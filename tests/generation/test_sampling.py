@@ -11,7 +11,14 @@ def pool(n_per_cell=5, generators=("gpt", "claude"), skip=()):
             if (cls, intensity) in skip:
                 continue
             for k in range(n_per_cell):
-                rows.append({"candidate_id": f"{g}-{cls}-{intensity}-{k}", "generator": g, "perturbation_class": cls, "intensity": intensity})
+                rows.append(
+                    {
+                        "candidate_id": f"{g}-{cls}-{intensity}-{k}",
+                        "generator": g,
+                        "perturbation_class": cls,
+                        "intensity": intensity,
+                    }
+                )
     return pd.DataFrame(rows)
 
 

@@ -20,13 +20,25 @@ def names(c):
 
 
 def test_answer_variants_survive_missing_info():
-    plural = cand(tx.MISSING_INFO, tx.HIGH, original="The Longline was the first of its kind.", answers=["Longline"],
-                  context="Longlines were the first of their kind.")
+    plural = cand(
+        tx.MISSING_INFO,
+        tx.HIGH,
+        original="The Longline was the first of its kind.",
+        answers=["Longline"],
+        context="Longlines were the first of their kind.",
+    )
     assert "answer_variant_survives" in names(plural)
-    suffix = cand(tx.MISSING_INFO, tx.MEDIUM, answers=["optic chiasm"], original="It crosses at the optic chiasm.",
-                  context="It crosses at the optic chiasma.")
+    suffix = cand(
+        tx.MISSING_INFO,
+        tx.MEDIUM,
+        answers=["optic chiasm"],
+        original="It crosses at the optic chiasm.",
+        context="It crosses at the optic chiasma.",
+    )
     assert "answer_variant_survives" in names(suffix)
-    accents = cand(tx.MISSING_INFO, tx.MEDIUM, answers=["Beyonce"], original="Beyoncé sang it.", context="BEYONCÉ sang it.")
+    accents = cand(
+        tx.MISSING_INFO, tx.MEDIUM, answers=["Beyonce"], original="Beyoncé sang it.", context="BEYONCÉ sang it."
+    )
     assert "answer_variant_survives" in names(accents)
     gone = cand(tx.MISSING_INFO, tx.HIGH, context="It spans the river.")
     assert names(gone) == []
@@ -34,21 +46,39 @@ def test_answer_variants_survive_missing_info():
 
 
 def test_contradiction_must_contest_every_stated_answer():
-    untouched_alias = cand(tx.CONTRADICTION, tx.MEDIUM, answers=["Ada Lind", "Lind"],
-                           original="The bridge was designed by Ada Lind. Lind also built the tower.",
-                           context="The bridge was designed by Ada Lind. However, another source says it was not Ada Lind. "
-                                   "Lind also built the tower.")
+    untouched_alias = cand(
+        tx.CONTRADICTION,
+        tx.MEDIUM,
+        answers=["Ada Lind", "Lind"],
+        original="The bridge was designed by Ada Lind. Lind also built the tower.",
+        context="The bridge was designed by Ada Lind. However, another source says it was not Ada Lind. "
+        "Lind also built the tower.",
+    )
     assert names(untouched_alias) == []  # "Lind" is contained in the contested "Ada Lind"
-    two_answers = cand(tx.CONTRADICTION, tx.HIGH, answers=["Ada Lind", "Piet Rask"],
-                       original="The bridge was designed by Ada Lind. Piet Rask drew the plans.",
-                       context="The bridge was designed by Ada Lind. Another source says the bridge was designed by "
-                               "Jo Kim. Piet Rask drew the plans.")
+    two_answers = cand(
+        tx.CONTRADICTION,
+        tx.HIGH,
+        answers=["Ada Lind", "Piet Rask"],
+        original="The bridge was designed by Ada Lind. Piet Rask drew the plans.",
+        context="The bridge was designed by Ada Lind. Another source says the bridge was designed by "
+        "Jo Kim. Piet Rask drew the plans.",
+    )
     assert "answer_uncontested" in names(two_answers)
-    same_year = cand(tx.CONTRADICTION, tx.MEDIUM, answers=["May 3, 1931"], original="The bridge opened on May 3, 1931.",
-                     context="The bridge opened on May 3, 1931. Another source says the bridge opened on June 9, 1931.")
+    same_year = cand(
+        tx.CONTRADICTION,
+        tx.MEDIUM,
+        answers=["May 3, 1931"],
+        original="The bridge opened on May 3, 1931.",
+        context="The bridge opened on May 3, 1931. Another source says the bridge opened on June 9, 1931.",
+    )
     assert "answer_uncontested" in names(same_year)
-    other_year = cand(tx.CONTRADICTION, tx.MEDIUM, answers=["May 3, 1931"], original="The bridge opened on May 3, 1931.",
-                      context="The bridge opened on May 3, 1931. Another source says the bridge opened on June 9, 1933.")
+    other_year = cand(
+        tx.CONTRADICTION,
+        tx.MEDIUM,
+        answers=["May 3, 1931"],
+        original="The bridge opened on May 3, 1931.",
+        context="The bridge opened on May 3, 1931. Another source says the bridge opened on June 9, 1933.",
+    )
     assert names(other_year) == []
     unrelated = cand(tx.CONTRADICTION, tx.MEDIUM, context=C + " Someone else disagrees.")
     assert "answer_uncontested" in names(unrelated)
@@ -56,26 +86,46 @@ def test_contradiction_must_contest_every_stated_answer():
 
 
 def test_ambiguity_added_reading_must_not_state_the_answer_or_copy_the_sentence():
-    both = cand(tx.AMBIGUITY, tx.MEDIUM, query="Who designed it?",
-                context=C + " The tower nearby was also designed by Ada Lind.")
+    both = cand(
+        tx.AMBIGUITY,
+        tx.MEDIUM,
+        query="Who designed it?",
+        context=C + " The tower nearby was also designed by Ada Lind.",
+    )
     assert "answer_in_both_readings" in names(both)
     copy = cand(tx.AMBIGUITY, tx.HIGH, context=C + " A namesake record says the bridge was designed by Jo Kim in 1931.")
     assert "ambiguity_reads_as_contradiction" in names(copy)
-    genuine = cand(tx.AMBIGUITY, tx.MEDIUM, query="Who designed it?",
-                   context=C + " The harbour tower, a landmark of the old port, is the work of Jo Kim.")
+    genuine = cand(
+        tx.AMBIGUITY,
+        tx.MEDIUM,
+        query="Who designed it?",
+        context=C + " The harbour tower, a landmark of the old port, is the work of Jo Kim.",
+    )
     assert names(genuine) == []
 
 
 def test_frames_only_on_questions_they_suit():
-    forecast = cand(tx.EPISTEMIC, tx.MEDIUM, query='Fifty years from now, what will the answer be: "Who designed the bridge?"')
+    forecast = cand(
+        tx.EPISTEMIC, tx.MEDIUM, query='Fifty years from now, what will the answer be: "Who designed the bridge?"'
+    )
     assert "frame_unsuitable" in names(forecast)
-    current = cand(tx.EPISTEMIC, tx.MEDIUM, original_query="who is the current mayor of the town",
-                   query='Fifty years from now, what will the answer be: "Who is the current mayor of the town?"')
+    current = cand(
+        tx.EPISTEMIC,
+        tx.MEDIUM,
+        original_query="who is the current mayor of the town",
+        query='Fifty years from now, what will the answer be: "Who is the current mayor of the town?"',
+    )
     assert names(current) == []
-    average = cand(tx.GRANULARITY, tx.HIGH, query='Averaged over every country, what is the typical answer: "Who designed it?"')
+    average = cand(
+        tx.GRANULARITY, tx.HIGH, query='Averaged over every country, what is the typical answer: "Who designed it?"'
+    )
     assert "frame_unsuitable" in names(average)
-    definition = cand(tx.EPISTEMIC, tx.MEDIUM, original_query="what is a suspension bridge",
-                      query='Should the answer to this question have been different: "What is a suspension bridge?"')
+    definition = cand(
+        tx.EPISTEMIC,
+        tx.MEDIUM,
+        original_query="what is a suspension bridge",
+        query='Should the answer to this question have been different: "What is a suspension bridge?"',
+    )
     assert "frame_unsuitable" in names(definition)
     aside = cand(tx.FALSE_PREMISE, tx.LOW, query="For a school project, who designed the bridge?")
     assert "frame_unsuitable" in names(aside)
@@ -84,7 +134,9 @@ def test_frames_only_on_questions_they_suit():
 
 
 def test_broken_capitalisation():
-    mid = cand(tx.CONTRADICTION, tx.LOW, context=C + " A forum post claims that Ultimately, the bridge was designed by Jo Kim.")
+    mid = cand(
+        tx.CONTRADICTION, tx.LOW, context=C + " A forum post claims that Ultimately, the bridge was designed by Jo Kim."
+    )
     assert "broken_capitalisation" in names(mid)
     lower = cand(tx.EPISTEMIC, tx.LOW, context=C + " notably, the bridge is old.")
     assert "broken_capitalisation" in names(lower)
@@ -94,18 +146,31 @@ def test_broken_capitalisation():
 
 def test_insertion_inside_a_quotation():
     original = 'He said, "We built it in a year and it still stands." The bridge was designed by Ada Lind.'
-    inside = cand(tx.CONTRADICTION, tx.LOW, original=original,
-                  context='He said, "We built it in a year. A forum post disagrees. And it still stands." '
-                          'The bridge was designed by Ada Lind.')
+    inside = cand(
+        tx.CONTRADICTION,
+        tx.LOW,
+        original=original,
+        context='He said, "We built it in a year. A forum post disagrees. And it still stands." '
+        "The bridge was designed by Ada Lind.",
+    )
     assert "insertion_in_quotation" in names(inside)
     outside = cand(tx.CONTRADICTION, tx.LOW, original=original, context=original + " A forum post disagrees.")
     assert names(outside) == []
 
 
 def test_identical_texts_across_intensities_of_one_item():
-    rows = [{"generation_ok": True, "source_id": "q", "perturbation_class": tx.MISSING_INFO, "generator": "g",
-             "intensity": i, "perturbed_query": Q, "perturbed_context": text}
-            for i, text in ((tx.LOW, "x."), (tx.MEDIUM, "y."), (tx.HIGH, "y."))]
+    rows = [
+        {
+            "generation_ok": True,
+            "source_id": "q",
+            "perturbation_class": tx.MISSING_INFO,
+            "generator": "g",
+            "intensity": i,
+            "perturbed_query": Q,
+            "perturbed_context": text,
+        }
+        for i, text in ((tx.LOW, "x."), (tx.MEDIUM, "y."), (tx.HIGH, "y."))
+    ]
     hits = same_text_hits(rows)
     assert set(hits) == {1, 2} and all(h[0] == "identical_intensities" for h in hits.values())
     rows[2]["perturbed_context"] = "z."

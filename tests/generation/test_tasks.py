@@ -11,13 +11,27 @@ ROWS = [{"source_id": f"q{i}", "query": "q?", "answers": ["a"], "context": "a."}
 
 def test_model_generators_never_see_rule_only_levers_in_a_mixed_panel():
     cat = load_catalogue(extra_files=tuple(str(p) for p in PROGRAMMATIC_LEVERS_FILES))
-    rule_only = {lv.name for cls, intensity in [("P-MissingInfo", "LOW")] for lv in cat.levers(cls, intensity) if lv.programmatic}
+    rule_only = {
+        lv.name for cls, intensity in [("P-MissingInfo", "LOW")] for lv in cat.levers(cls, intensity) if lv.programmatic
+    }
     assert rule_only  # the programmatic files add levers to this cell
-    rr = {"programmatic": lambda cls, intensity: [n for n in cat.names(cls, intensity) if n in rule_only] or cat.names(cls, intensity)}
+    rr = {
+        "programmatic": lambda cls, intensity: (
+            [n for n in cat.names(cls, intensity) if n in rule_only] or cat.names(cls, intensity)
+        )
+    }
     for mode in ("llm_choice", "round_robin"):
         tasks = build_tasks(ROWS, {"programmatic": "p@1", "claude": "c@1"}, cat, mode, None, 42, rr)
-        llm = [t for t in tasks if t.generator == "claude" and t.perturbation_class == "P-MissingInfo" and t.intensity == "LOW"]
+        llm = [
+            t
+            for t in tasks
+            if t.generator == "claude" and t.perturbation_class == "P-MissingInfo" and t.intensity == "LOW"
+        ]
         assert llm and all(not (set(t.allowed_levers) & rule_only) for t in llm)
-        prog = [t for t in tasks if t.generator == "programmatic" and t.perturbation_class == "P-MissingInfo" and t.intensity == "LOW"]
+        prog = [
+            t
+            for t in tasks
+            if t.generator == "programmatic" and t.perturbation_class == "P-MissingInfo" and t.intensity == "LOW"
+        ]
         if mode == "round_robin":
             assert all(t.allowed_levers[0] in rule_only for t in prog)

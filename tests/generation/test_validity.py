@@ -25,16 +25,38 @@ ITEMS = [
 ]
 # by hand: 9 judged, V 5 / B 2 / I 2. Wilson 95 %: p=(k + z²/2)/(n + z²) ± z·sqrt(k(n-k)/n + z²/4)/(n + z²)
 EXPECTED = {
-    "overall": dict(n=9, valid=5, borderline=2, invalid=2, strict=5 / 9, strict_low=0.2667, strict_high=0.8112,
-                    lenient=7 / 9, lenient_low=0.4526, lenient_high=0.9368),
-    "medium_high": dict(n=7, valid=3, borderline=2, invalid=2, strict=3 / 7, strict_low=0.1582, strict_high=0.7495,
-                        lenient=5 / 7, lenient_low=0.3589, lenient_high=0.9178),
+    "overall": dict(
+        n=9,
+        valid=5,
+        borderline=2,
+        invalid=2,
+        strict=5 / 9,
+        strict_low=0.2667,
+        strict_high=0.8112,
+        lenient=7 / 9,
+        lenient_low=0.4526,
+        lenient_high=0.9368,
+    ),
+    "medium_high": dict(
+        n=7,
+        valid=3,
+        borderline=2,
+        invalid=2,
+        strict=3 / 7,
+        strict_low=0.1582,
+        strict_high=0.7495,
+        lenient=5 / 7,
+        lenient_low=0.3589,
+        lenient_high=0.9178,
+    ),
 }
 
 
 def review_sheet(verdicts=None) -> pd.DataFrame:
-    rows = [{"item": f"R{n:03d}", "perturbation_class": c, "intensity": i, "verdict": v}
-            for n, (c, i, v) in enumerate(ITEMS, 1)]
+    rows = [
+        {"item": f"R{n:03d}", "perturbation_class": c, "intensity": i, "verdict": v}
+        for n, (c, i, v) in enumerate(ITEMS, 1)
+    ]
     sheet = pd.DataFrame(rows)
     if verdicts is not None:
         sheet["verdict"] = verdicts
@@ -50,8 +72,18 @@ def check_rates(rates: dict) -> None:
     assert (amb["n"], amb["strict"], amb["lenient"]) == (3, pytest.approx(1 / 3), pytest.approx(2 / 3))
     assert (amb["strict_low"], amb["strict_high"]) == (pytest.approx(0.0615, abs=1e-4), pytest.approx(0.7923, abs=1e-4))
     none_judged = rates["by_class"]["P-EpistemicMismatch"]
-    assert none_judged == {"n": 0, "valid": 0, "borderline": 0, "invalid": 0, "strict": None, "strict_low": None,
-                           "strict_high": None, "lenient": None, "lenient_low": None, "lenient_high": None}
+    assert none_judged == {
+        "n": 0,
+        "valid": 0,
+        "borderline": 0,
+        "invalid": 0,
+        "strict": None,
+        "strict_low": None,
+        "strict_high": None,
+        "lenient": None,
+        "lenient_low": None,
+        "lenient_high": None,
+    }
     low, medium, high = (rates["by_intensity"][i] for i in ("LOW", "MEDIUM", "HIGH"))
     assert (low["n"], low["strict"], low["strict_low"]) == (2, 1.0, pytest.approx(0.3424, abs=1e-4))
     assert (medium["n"], medium["strict"], medium["lenient"]) == (4, 0.25, 0.5)
@@ -69,9 +101,16 @@ def test_review_sheet_rates_match_hand_computed_numbers(tmp_path):
 
 def test_human_validation_sheet_gives_the_same_numbers(tmp_path):
     n = len(ITEMS)
-    bench = pd.DataFrame({"id": [f"x{i}" for i in range(n)], "candidate_id": [f"c{i}" for i in range(n)],
-                          "perturbation_class": [c for c, _, _ in ITEMS], "intensity": [i for _, i, _ in ITEMS],
-                          "original_answers": [["A"]] * len(ITEMS), "panel_verdict": "PASS"})
+    bench = pd.DataFrame(
+        {
+            "id": [f"x{i}" for i in range(n)],
+            "candidate_id": [f"c{i}" for i in range(n)],
+            "perturbation_class": [c for c, _, _ in ITEMS],
+            "intensity": [i for _, i, _ in ITEMS],
+            "original_answers": [["A"]] * len(ITEMS),
+            "panel_verdict": "PASS",
+        }
+    )
     sheet = export_frame(bench, multi_passage=False)
     sheet["human_verdict"] = [v for _, _, v in ITEMS]
     sheet.loc[0, "human_verdict"] = "PASS"  # the sheet's older vocabulary: PASS = valid
@@ -89,8 +128,13 @@ def test_several_annotators_combine_to_the_strictest_verdict(tmp_path, capsys):
     other = [v for _, _, v in ITEMS]
     other[0], other[2], other[9] = "B", "I", "V"  # R001 V→B, R003 B→I, R010 B→V (strictest stays B)
     review_sheet(other).to_csv(second, index=False)
-    key = pd.DataFrame({"item": [f"R{n:03d}" for n in range(1, 11)], "generator": ["g1"] * 5 + ["g2"] * 5,
-                        "lever_selected": ["L1", "L2"] * 5})
+    key = pd.DataFrame(
+        {
+            "item": [f"R{n:03d}" for n in range(1, 11)],
+            "generator": ["g1"] * 5 + ["g2"] * 5,
+            "lever_selected": ["L1", "L2"] * 5,
+        }
+    )
     key.to_csv(tmp_path / "key.csv", index=False)
     result = score([first, second], tmp_path / "key.csv")
     combined = result["combined"]["rates"]["overall"]

@@ -7,13 +7,16 @@ import pytest
 from refusalbench.judging.answer_match import best_match, exact_match, f1_score, normalize_answer
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("The Eiffel Tower!", "eiffel tower"),
-    ("  A  cat,   an apple and THE dog. ", "cat apple and dog"),
-    ("U.S.A.", "usa"),
-    ("“Quoted” — text", "quoted text"),
-    ("Theatre", "theatre"),  # articles only as whole words
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("The Eiffel Tower!", "eiffel tower"),
+        ("  A  cat,   an apple and THE dog. ", "cat apple and dog"),
+        ("U.S.A.", "usa"),
+        ("“Quoted” — text", "quoted text"),
+        ("Theatre", "theatre"),  # articles only as whole words
+    ],
+)
 def test_normalize(text, expected):
     assert normalize_answer(text) == expected
 

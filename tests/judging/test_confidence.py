@@ -7,14 +7,17 @@ import pytest
 from refusalbench.judging.confidence import parse_confidence
 
 
-@pytest.mark.parametrize("text,answer,conf", [
-    ("Paris\nCONFIDENCE: 85", "Paris", 0.85),
-    ("Paris\n**Confidence:** 90%", "Paris", 0.90),
-    ("REFUSE_OTHER\nconfidence = 100", "REFUSE_OTHER", 1.0),
-    ("Paris\nCONFIDENCE: 0", "Paris", 0.0),
-    ("CONFIDENCE: 10\nParis\nCONFIDENCE: 70", "Paris", 0.70),  # the last line counts
-    ("Paris is the capital.\nConfidence: 72.5%", "Paris is the capital.", 0.725),
-])
+@pytest.mark.parametrize(
+    "text,answer,conf",
+    [
+        ("Paris\nCONFIDENCE: 85", "Paris", 0.85),
+        ("Paris\n**Confidence:** 90%", "Paris", 0.90),
+        ("REFUSE_OTHER\nconfidence = 100", "REFUSE_OTHER", 1.0),
+        ("Paris\nCONFIDENCE: 0", "Paris", 0.0),
+        ("CONFIDENCE: 10\nParis\nCONFIDENCE: 70", "Paris", 0.70),  # the last line counts
+        ("Paris is the capital.\nConfidence: 72.5%", "Paris is the capital.", 0.725),
+    ],
+)
 def test_parse(text, answer, conf):
     p = parse_confidence(text)
     assert p.answer == answer

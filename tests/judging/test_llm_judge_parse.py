@@ -24,25 +24,31 @@ def test_keys_and_values_tolerated():
 
 
 def test_garage_flags():
-    v = parse_verdict('{"classification": "answer_attempt", "eligibility": 1, "factuality_all": "0",'
-                      ' "factuality_relevant": true, "explanation": "e"}', multi_passage=True)
+    v = parse_verdict(
+        '{"classification": "answer_attempt", "eligibility": 1, "factuality_all": "0",'
+        ' "factuality_relevant": true, "explanation": "e"}',
+        multi_passage=True,
+    )
     assert (v.eligibility, v.factuality_all, v.factuality_relevant) == (1, 0, 1)
     v = parse_verdict('{"classification": "REFUSE_AMBIGUOUS_QUERY", "eligibility": "N/A"}', multi_passage=True)
     assert v.eligibility is None
 
 
-@pytest.mark.parametrize("text,multi", [
-    ("not json at all", False),
-    ("", False),
-    ('{"quality_score": 4}', False),  # no classification
-    ('{"classification": "maybe", "quality_score": 4}', False),
-    ('{"classification": "answer_attempt"}', False),  # score required with references
-    ('{"classification": "answer_attempt", "quality_score": 9}', False),
-    ('{"classification": "answer_attempt", "quality_score": "good"}', False),
-    ('{"classification": "answer_attempt", "eligibility": 2, "factuality_all": 1, "factuality_relevant": 1}', True),
-    ('{"classification": "answer_attempt", "eligibility": 1}', True),
-    ('{"classification": "REFUSE_OTHER or REFUSE_AMBIGUOUS_QUERY"}', False),
-])
+@pytest.mark.parametrize(
+    "text,multi",
+    [
+        ("not json at all", False),
+        ("", False),
+        ('{"quality_score": 4}', False),  # no classification
+        ('{"classification": "maybe", "quality_score": 4}', False),
+        ('{"classification": "answer_attempt"}', False),  # score required with references
+        ('{"classification": "answer_attempt", "quality_score": 9}', False),
+        ('{"classification": "answer_attempt", "quality_score": "good"}', False),
+        ('{"classification": "answer_attempt", "eligibility": 2, "factuality_all": 1, "factuality_relevant": 1}', True),
+        ('{"classification": "answer_attempt", "eligibility": 1}', True),
+        ('{"classification": "REFUSE_OTHER or REFUSE_AMBIGUOUS_QUERY"}', False),
+    ],
+)
 def test_invalid(text, multi):
     with pytest.raises(VerdictError):
         parse_verdict(text, multi_passage=multi)
@@ -57,11 +63,12 @@ def test_extract_skips_non_object_braces():
     assert extract_json_object('see {oops} then {"a": 1}') == {"a": 1}
 
 
-
 def test_classification_read_with_the_shared_code_normaliser():
     v = parse_verdict('{"classification": "REFUSE_INFO_MISSING_IN_CONTEXT (the passage lacks the year)"}', False)
     assert v.classification == "REFUSE_INFO_MISSING_IN_CONTEXT"
-    assert parse_verdict('{"classification": "refuse-missing"}', False).classification == "REFUSE_INFO_MISSING_IN_CONTEXT"
+    assert (
+        parse_verdict('{"classification": "refuse-missing"}', False).classification == "REFUSE_INFO_MISSING_IN_CONTEXT"
+    )
     for unknown in ("REFUSE_NONE", "REFUSE_CONTRADICTORY_QUERY"):  # unlisted codes are re-asked, never guessed
         with pytest.raises(VerdictError, match="neither"):
             parse_verdict('{"classification": "%s"}' % unknown, False)

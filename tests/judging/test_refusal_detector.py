@@ -72,10 +72,13 @@ def test_precision_and_recall_on_the_fixture():
     report = []
     results = {}
     heldout = [i for i in items if i["split"] == "heldout"]
-    for name, part in (("all", items), ("dev (written)", [i for i in items if i["split"] == "dev"]),
-                       ("heldout", heldout),
-                       ("heldout model outputs", [i for i in heldout if i["source"] != "written"]),
-                       ("heldout fresh phrasings", [i for i in heldout if i["source"] == "written"])):
+    for name, part in (
+        ("all", items),
+        ("dev (written)", [i for i in items if i["split"] == "dev"]),
+        ("heldout", heldout),
+        ("heldout model outputs", [i for i in heldout if i["source"] != "written"]),
+        ("heldout fresh phrasings", [i for i in heldout if i["source"] == "written"]),
+    ):
         predicted = [deterministic_label(i["output"]) for i in part]  # the phrasing, whether cut off or not
         results[name] = scores(part, predicted)
         report.append(_fmt("rule+detector " + name, results[name]))
@@ -91,31 +94,40 @@ def test_precision_and_recall_on_the_fixture():
     assert results["detector"]["precision"][0] >= 0.9 and results["detector"]["recall"][0] >= 0.7
 
 
-@pytest.mark.parametrize("text,code", [
-    ("The passage does not say when the bridge was completed.", "REFUSE_INFO_MISSING_IN_CONTEXT"),
-    ("I cannot determine the answer from the given context.", "REFUSE_INFO_MISSING_IN_CONTEXT"),
-    ("The context gives conflicting dates for the battle.", "REFUSE_CONTRADICTORY_CONTEXT"),
-    ("The question assumes he won twice, which the passage contradicts.", "REFUSE_FALSE_PREMISE_IN_QUERY"),
-    ("This question is based on a false premise.", "REFUSE_FALSE_PREMISE_IN_QUERY"),
-    ("The question is ambiguous.", "REFUSE_AMBIGUOUS_QUERY"),
-    ("Whether it is the best film is subjective.", "REFUSE_NONFACTUAL_QUERY"),
-    ("I'm sorry, I can't help with that.", "REFUSE_OTHER"),
-    ("After reading it, the year is not given.\n\nREFUSE_INFO_MISSING_IN_CONTEXT", "REFUSE_INFO_MISSING_IN_CONTEXT"),
-])
+@pytest.mark.parametrize(
+    "text,code",
+    [
+        ("The passage does not say when the bridge was completed.", "REFUSE_INFO_MISSING_IN_CONTEXT"),
+        ("I cannot determine the answer from the given context.", "REFUSE_INFO_MISSING_IN_CONTEXT"),
+        ("The context gives conflicting dates for the battle.", "REFUSE_CONTRADICTORY_CONTEXT"),
+        ("The question assumes he won twice, which the passage contradicts.", "REFUSE_FALSE_PREMISE_IN_QUERY"),
+        ("This question is based on a false premise.", "REFUSE_FALSE_PREMISE_IN_QUERY"),
+        ("The question is ambiguous.", "REFUSE_AMBIGUOUS_QUERY"),
+        ("Whether it is the best film is subjective.", "REFUSE_NONFACTUAL_QUERY"),
+        ("I'm sorry, I can't help with that.", "REFUSE_OTHER"),
+        (
+            "After reading it, the year is not given.\n\nREFUSE_INFO_MISSING_IN_CONTEXT",
+            "REFUSE_INFO_MISSING_IN_CONTEXT",
+        ),
+    ],
+)
 def test_detected_with_best_fitting_code(text, code):
     found = detect_refusal(text)
     assert found is not None and found.code == code
 
 
-@pytest.mark.parametrize("text", [
-    "The bridge was completed in 1932.",
-    "No, the team did not win; they lost the final.",
-    "The author was not born in London; he was born in Leeds.",
-    "The passage does not give his middle name, but the answer is Smith.",
-    "REFUSE_OTHER is not needed: the answer is 4.",
-    "It could be REFUSE_AMBIGUOUS_QUERY or REFUSE_OTHER.",
-    "",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The bridge was completed in 1932.",
+        "No, the team did not win; they lost the final.",
+        "The author was not born in London; he was born in Leeds.",
+        "The passage does not give his middle name, but the answer is Smith.",
+        "REFUSE_OTHER is not needed: the answer is 4.",
+        "It could be REFUSE_AMBIGUOUS_QUERY or REFUSE_OTHER.",
+        "",
+    ],
+)
 def test_answers_and_unclear_mentions_are_not_refusals(text):
     assert detect_refusal(text) is None
 

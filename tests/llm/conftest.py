@@ -16,8 +16,14 @@ def make_layer(tmp_path):
     layers = []
 
     def make(mode: str = "read_write", dry_run: bool = False, **kw) -> LLMLayer:
-        layer = LLMLayer(CacheConfig(dir=str(tmp_path / "cache"), mode=mode), run_dir=tmp_path / "run",
-                         dry_run=dry_run, retry_policy=kw.pop("retry_policy", FAST_RETRY), progress=False, **kw)
+        layer = LLMLayer(
+            CacheConfig(dir=str(tmp_path / "cache"), mode=mode),
+            run_dir=tmp_path / "run",
+            dry_run=dry_run,
+            retry_policy=kw.pop("retry_policy", FAST_RETRY),
+            progress=False,
+            **kw,
+        )
         layers.append(layer)
         return layer
 

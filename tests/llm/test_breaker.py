@@ -77,7 +77,8 @@ def test_trip_message_never_shows_the_key(make_layer, test_server, monkeypatch):
     monkeypatch.setenv("RB_TEST_KEY", "sk-very-secret-123")
     test_server.set_responder(lambda body: {"status": 401, "echo_auth": True})
     with pytest.raises(EndpointUnavailable) as info:
-        make_layer().run(model_cfg_for(test_server, api_key_env="RB_TEST_KEY", max_concurrency=2), specs(40),
-                         role="judge")
+        make_layer().run(
+            model_cfg_for(test_server, api_key_env="RB_TEST_KEY", max_concurrency=2), specs(40), role="judge"
+        )
     assert "sk-very-secret-123" not in str(info.value) and "***" in str(info.value)
     assert test_server.url in str(info.value)

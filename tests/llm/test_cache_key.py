@@ -35,8 +35,16 @@ CHANGES_SPEC = {
     "response_format": "json",
     "replicate": 1,
 }
-NEUTRAL_MODEL = {"timeout": 99.0, "max_concurrency": 3, "rpm": 60, "max_retries": 0, "api_key_env": "SOME_KEY",
-                 "id": "other-id", "transport": "litellm", "startup_timeout": 5.0}
+NEUTRAL_MODEL = {
+    "timeout": 99.0,
+    "max_concurrency": 3,
+    "rpm": 60,
+    "max_retries": 0,
+    "api_key_env": "SOME_KEY",
+    "id": "other-id",
+    "transport": "litellm",
+    "startup_timeout": 5.0,
+}
 NEUTRAL_SPEC = {"key": "b", "expected_output_tokens": 77}
 
 
@@ -61,9 +69,16 @@ def test_caller_fields_do_not_change_key(layer, field, value):
 
 
 def test_reasoning_effort_and_budget_change_key(layer):
-    keys = {layer.cache_key(dataclasses.replace(BASE, reasoning=r), SPEC)
-            for r in (ReasoningConfig(), ReasoningConfig(budget_tokens=0), ReasoningConfig(budget_tokens=512),
-                      ReasoningConfig(effort="low"), ReasoningConfig(effort="high"))}
+    keys = {
+        layer.cache_key(dataclasses.replace(BASE, reasoning=r), SPEC)
+        for r in (
+            ReasoningConfig(),
+            ReasoningConfig(budget_tokens=0),
+            ReasoningConfig(budget_tokens=512),
+            ReasoningConfig(effort="low"),
+            ReasoningConfig(effort="high"),
+        )
+    }
     assert len(keys) == 5
 
 
@@ -81,6 +96,7 @@ def test_dict_order_does_not_change_key(layer):
 
 def test_anthropic_unsent_parameters_do_not_split_the_cache(layer):
     """Temperature is not sent with Claude thinking, so it cannot change the output or the key."""
-    claude = dataclasses.replace(BASE, name="anthropic/claude-sonnet-4-20250514", api_base=None,
-                                 reasoning=ReasoningConfig(budget_tokens=2048))
+    claude = dataclasses.replace(
+        BASE, name="anthropic/claude-sonnet-4-20250514", api_base=None, reasoning=ReasoningConfig(budget_tokens=2048)
+    )
     assert layer.cache_key(claude, SPEC) == layer.cache_key(dataclasses.replace(claude, temperature=0.1), SPEC)

@@ -45,8 +45,9 @@ def test_bound_is_shared_by_concurrent_runs_of_one_model(layer, test_server):
     cfg = model_cfg_for(test_server, max_concurrency=3)
 
     async def both():
-        return await asyncio.gather(layer.arun(cfg, specs(12, "a"), "generator"),
-                                    layer.arun(cfg, specs(12, "b"), "verifier"))
+        return await asyncio.gather(
+            layer.arun(cfg, specs(12, "a"), "generator"), layer.arun(cfg, specs(12, "b"), "verifier")
+        )
 
     a, b = layer._run_sync(both())
     assert all(c.ok for c in a + b) and test_server.max_in_flight == 3
@@ -115,8 +116,9 @@ def test_killed_process_resumes_without_repeating_finished_items(make_layer, tes
     test_server.latency = 0.02
     cache = tmp_path / "cache"
     code = CHILD.format(tests=str(Path(__file__).parents[1]), url=test_server.url, cache=str(cache))
-    child = subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).parents[2],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=Path(__file__).parents[2], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     try:
         deadline = time.monotonic() + 60
         while len(list(cache.rglob("*.json"))) < 30:
@@ -129,9 +131,11 @@ def test_killed_process_resumes_without_repeating_finished_items(make_layer, tes
     finished = cached_requests(cache)
     assert 30 <= len(finished) < 300
     test_server.reset()
-    out = make_layer().run(model_cfg_for(test_server, max_concurrency=8),
-                           [CallSpec(key=str(i), messages=[{"role": "user", "content": f"q {i}"}]) for i in range(300)],
-                           role="generator")
+    out = make_layer().run(
+        model_cfg_for(test_server, max_concurrency=8),
+        [CallSpec(key=str(i), messages=[{"role": "user", "content": f"q {i}"}]) for i in range(300)],
+        role="generator",
+    )
     assert all(c.ok for c in out)
     resent = {b["messages"][-1]["content"] for b in test_server.requests}
     assert not resent & finished and len(resent) == 300 - len(finished)

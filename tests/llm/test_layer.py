@@ -14,8 +14,9 @@ from refusalbench.llm import CallSpec, Completion
 
 
 def specs(n, prefix="q", **kw):
-    return [CallSpec(key=f"{prefix}{i}", messages=[{"role": "user", "content": f"{prefix} {i}"}], **kw)
-            for i in range(n)]
+    return [
+        CallSpec(key=f"{prefix}{i}", messages=[{"role": "user", "content": f"{prefix} {i}"}], **kw) for i in range(n)
+    ]
 
 
 def test_run_returns_results_in_order(layer, test_server):
@@ -29,8 +30,14 @@ def test_run_returns_results_in_order(layer, test_server):
 
 
 def test_request_carries_model_parameters(layer, test_server):
-    cfg = model_cfg_for(test_server, temperature=0.3, top_p=0.8, max_tokens=50, seed=7,
-                        extra_params={"stop": ["END"], "extra_body": {"top_k": 5}})
+    cfg = model_cfg_for(
+        test_server,
+        temperature=0.3,
+        top_p=0.8,
+        max_tokens=50,
+        seed=7,
+        extra_params={"stop": ["END"], "extra_body": {"top_k": 5}},
+    )
     layer.run(cfg, specs(1, response_format="json"), role="judge")
     body = test_server.requests[0]
     assert body["model"] == "test-model"
@@ -48,13 +55,16 @@ def test_second_run_is_served_from_cache(layer, make_layer, test_server):
     assert [c.latency_s for c in again] == [c.latency_s for c in first]
 
 
-@pytest.mark.parametrize("reply", [
-    {"content": ""},
-    {"content": "", "finish_reason": "length"},
-    {"content": "   "},
-    {"content": "blocked", "finish_reason": "content_filter"},
-    {"status": 400, "message": "bad"},
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"content": ""},
+        {"content": "", "finish_reason": "length"},
+        {"content": "   "},
+        {"content": "blocked", "finish_reason": "content_filter"},
+        {"status": 400, "message": "bad"},
+    ],
+)
 def test_never_cached(make_layer, test_server, reply):
     test_server.set_responder(lambda body: reply)
     cfg = model_cfg_for(test_server)

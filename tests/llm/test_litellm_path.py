@@ -49,8 +49,12 @@ def test_mock_response_prices_known_models(layer):
 
 
 def test_mock_response_with_anthropic_thinking(layer):
-    cfg = ModelConfig(name="anthropic/claude-sonnet-4-20250514", temperature=0.5, max_tokens=300,
-                      extra_params={"mock_response": "<think>hmm</think>Yes"})
+    cfg = ModelConfig(
+        name="anthropic/claude-sonnet-4-20250514",
+        temperature=0.5,
+        max_tokens=300,
+        extra_params={"mock_response": "<think>hmm</think>Yes"},
+    )
     from refusalbench.config import ReasoningConfig
 
     cfg.reasoning = ReasoningConfig(budget_tokens=1024)
@@ -59,10 +63,17 @@ def test_mock_response_with_anthropic_thinking(layer):
 
 
 def test_import_is_lazy_and_offline():
-    code = ("import os, sys, refusalbench.llm as m; assert 'litellm' not in sys.modules; "
-            "print(os.environ['LITELLM_LOCAL_MODEL_COST_MAP'])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={k: v for k, v in __import__("os").environ.items() if not k.startswith("LITELLM")})
+    code = (
+        "import os, sys, refusalbench.llm as m; assert 'litellm' not in sys.modules; "
+        "print(os.environ['LITELLM_LOCAL_MODEL_COST_MAP'])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={k: v for k, v in __import__("os").environ.items() if not k.startswith("LITELLM")},
+    )
     assert out.stdout.strip() == "True"
 
 

@@ -37,8 +37,7 @@ def fake_servers(test_server, monkeypatch):
 
 
 def cfg(backend="embedded", **kw):
-    return ModelConfig(name="local-model", backend=backend, path="/models/x.gguf", max_tokens=32, temperature=0.0,
-                       **kw)
+    return ModelConfig(name="local-model", backend=backend, path="/models/x.gguf", max_tokens=32, temperature=0.0, **kw)
 
 
 def one(text="q"):

@@ -12,16 +12,19 @@ def R(budget=None, effort=None, allowance=1024):
     return ReasoningConfig(budget_tokens=budget, effort=effort, answer_allowance=allowance)
 
 
-@pytest.mark.parametrize("name,compat,family", [
-    ("anthropic/claude-sonnet-4-20250514", False, "anthropic"),
-    ("bedrock/us.anthropic.claude-sonnet-4-20250514-v1:0", False, "anthropic"),
-    ("openai/o4-mini-2025-04-16", False, "openai_reasoning"),
-    ("o3-mini", False, "openai_reasoning"),
-    ("openai/gpt-5-2025-08-07", False, "openai_reasoning"),
-    ("openai/gpt-4o-2024-08-06", False, "other"),
-    ("openai/Qwen/Qwen3-8B", True, "openai_compatible"),
-    ("bedrock/converse/us.deepseek.r1-v1:0", False, "other"),
-])
+@pytest.mark.parametrize(
+    "name,compat,family",
+    [
+        ("anthropic/claude-sonnet-4-20250514", False, "anthropic"),
+        ("bedrock/us.anthropic.claude-sonnet-4-20250514-v1:0", False, "anthropic"),
+        ("openai/o4-mini-2025-04-16", False, "openai_reasoning"),
+        ("o3-mini", False, "openai_reasoning"),
+        ("openai/gpt-5-2025-08-07", False, "openai_reasoning"),
+        ("openai/gpt-4o-2024-08-06", False, "other"),
+        ("openai/Qwen/Qwen3-8B", True, "openai_compatible"),
+        ("bedrock/converse/us.deepseek.r1-v1:0", False, "other"),
+    ],
+)
 def test_model_family(name, compat, family):
     assert model_family(name, compat) == family
 
@@ -76,14 +79,17 @@ def test_other_providers():
     assert map_request("other", R(0), 0.1, None, 100).notes
 
 
-@pytest.mark.parametrize("raw,answer,reasoning", [
-    ("plain answer", "plain answer", None),
-    ("<think>a</think>b", "b", "a"),
-    ("  <think>\nstep 1\n</think>\n\nFinal.", "Final.", "step 1"),
-    ("step 1</think>Final.", "Final.", "step 1"),  # template opened the trace in the prompt
-    ("<think>never closed", "", "never closed"),
-    ("<think></think>Only answer", "Only answer", None),
-    ("", "", None),
-])
+@pytest.mark.parametrize(
+    "raw,answer,reasoning",
+    [
+        ("plain answer", "plain answer", None),
+        ("<think>a</think>b", "b", "a"),
+        ("  <think>\nstep 1\n</think>\n\nFinal.", "Final.", "step 1"),
+        ("step 1</think>Final.", "Final.", "step 1"),  # template opened the trace in the prompt
+        ("<think>never closed", "", "never closed"),
+        ("<think></think>Only answer", "Only answer", None),
+        ("", "", None),
+    ],
+)
 def test_split_think(raw, answer, reasoning):
     assert split_think(raw) == (answer, reasoning)

@@ -18,15 +18,18 @@ def one(text="q"):
     return [CallSpec(key="k", messages=[{"role": "user", "content": text}])]
 
 
-@pytest.mark.parametrize("fault", [
-    {"status": 429, "retry_after": 0},
-    {"status": 500},
-    {"status": 502},
-    {"status": 503},
-    {"fault": "malformed"},
-    {"fault": "drop"},
-    {"content": "x", "status": 504},
-])
+@pytest.mark.parametrize(
+    "fault",
+    [
+        {"status": 429, "retry_after": 0},
+        {"status": 500},
+        {"status": 502},
+        {"status": 503},
+        {"fault": "malformed"},
+        {"fault": "drop"},
+        {"content": "x", "status": 504},
+    ],
+)
 def test_retryable_faults_are_retried(layer, test_server, fault):
     test_server.script([fault, fault])
     [c] = layer.run(model_cfg_for(test_server), one(), role="generator")
@@ -42,14 +45,20 @@ def test_timeout_is_retried(layer, test_server):
     assert time.monotonic() - t0 < 2.0
 
 
-@pytest.mark.parametrize("fault,kind", [
-    ({"status": 401, "message": "invalid key"}, "AuthenticationError"),
-    ({"status": 403}, "PermissionDeniedError"),
-    ({"status": 400, "message": "unknown parameter foo"}, "BadRequestError"),
-    ({"status": 400, "message": "This model's maximum context length is 4096 tokens"}, "ContextWindowExceededError"),
-    ({"status": 404}, "NotFoundError"),
-    ({"status": 429, "message": "You exceeded your current quota"}, "RateLimitError"),
-])
+@pytest.mark.parametrize(
+    "fault,kind",
+    [
+        ({"status": 401, "message": "invalid key"}, "AuthenticationError"),
+        ({"status": 403}, "PermissionDeniedError"),
+        ({"status": 400, "message": "unknown parameter foo"}, "BadRequestError"),
+        (
+            {"status": 400, "message": "This model's maximum context length is 4096 tokens"},
+            "ContextWindowExceededError",
+        ),
+        ({"status": 404}, "NotFoundError"),
+        ({"status": 429, "message": "You exceeded your current quota"}, "RateLimitError"),
+    ],
+)
 def test_non_retryable_faults_fail_at_once(layer, test_server, fault, kind):
     test_server.script([fault])
     [c] = layer.run(model_cfg_for(test_server), one(), role="generator")

@@ -21,8 +21,10 @@ def test_key_is_used_but_never_written_or_logged(make_layer, test_server, tmp_pa
     monkeypatch.setenv("RB_TEST_API_KEY", KEY)
     caplog.set_level(logging.DEBUG)
     cfg = model_cfg_for(test_server, api_key_env="RB_TEST_API_KEY", transport=transport, max_retries=1)
-    faults = {"q0": {"status": 401, "echo_auth": True},  # fails at once, the key echoed back
-              "q1": {"status": 500, "echo_auth": True}}  # retried, then given up
+    faults = {
+        "q0": {"status": 401, "echo_auth": True},  # fails at once, the key echoed back
+        "q1": {"status": 500, "echo_auth": True},
+    }  # retried, then given up
     test_server.set_responder(lambda body: faults.get(body["messages"][0]["content"], "fine"))
     specs = [CallSpec(key=str(i), messages=[{"role": "user", "content": f"q{i}"}]) for i in range(4)]
     layer = make_layer()

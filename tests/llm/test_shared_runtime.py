@@ -21,7 +21,7 @@ pytestmark = pytest.mark.integration  # child processes
 
 
 # A second process using the shared server; prints its api_base once it holds a use.
-USER = textwrap.dedent('''
+USER = textwrap.dedent("""
     import sys, time
     from refusalbench.llm import shared_runtime
     def refuse(state, lock):
@@ -29,7 +29,7 @@ USER = textwrap.dedent('''
     use = shared_runtime.acquire(sys.argv[1], "fake", refuse)
     print(use.api_base, flush=True)
     time.sleep(300)
-''')
+""")
 
 
 @pytest.fixture
@@ -43,8 +43,13 @@ def launch(tmp_path, monkeypatch):
     def start(state: Path, lock: Path) -> ManagedServer:
         port = free_port()
         cmd = [sys.executable, str(script), "serve", "m", "--host", "127.0.0.1", "--port", str(port)]
-        server = ManagedServer(cmd, kind="fake", log_path=tmp_path / "server.log", grace_s=5,
-                               supervisor_args=["--users", str(state), "--lock", str(lock)])
+        server = ManagedServer(
+            cmd,
+            kind="fake",
+            log_path=tmp_path / "server.log",
+            grace_s=5,
+            supervisor_args=["--users", str(state), "--lock", str(lock)],
+        )
         started.append(server.wait_ready(20, base_url=f"http://127.0.0.1:{port}"))
         return started[-1]
 

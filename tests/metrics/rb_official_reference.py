@@ -9,10 +9,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-SUFFIXES = ("AMBIGUOUS_QUERY", "CONTRADICTORY_CONTEXT", "INFO_MISSING_IN_CONTEXT", "FALSE_PREMISE_IN_QUERY",
-            "GRANULARITY_MISMATCH", "NONFACTUAL_QUERY")
-LEVELS = {"VERY_UNCERTAIN": (0, 0.3), "UNCERTAIN": (0.3, 0.5), "SOMEWHAT_CONFIDENT": (0.5, 0.7),
-          "CONFIDENT": (0.7, 0.9), "VERY_CONFIDENT": (0.9, 1.0)}
+SUFFIXES = (
+    "AMBIGUOUS_QUERY",
+    "CONTRADICTORY_CONTEXT",
+    "INFO_MISSING_IN_CONTEXT",
+    "FALSE_PREMISE_IN_QUERY",
+    "GRANULARITY_MISMATCH",
+    "NONFACTUAL_QUERY",
+)
+LEVELS = {
+    "VERY_UNCERTAIN": (0, 0.3),
+    "UNCERTAIN": (0.3, 0.5),
+    "SOMEWHAT_CONFIDENT": (0.5, 0.7),
+    "CONFIDENT": (0.7, 0.9),
+    "VERY_CONFIDENT": (0.9, 1.0),
+}
 
 
 def _share(mask: pd.Series) -> float:
@@ -58,13 +69,16 @@ def per_class(df: pd.DataFrame) -> dict:
     for suffix in SUFFIXES:
         part = df[df["ground_truth_label"].str.contains(f"REFUSE_{suffix}", na=False)]
         if len(part):
-            out[suffix] = {"refusal_accuracy": part["refusal_match_correct"].mean(),
-                           "refusal_rate": (part["model_predicted_type"] != "answer_attempt").mean()}
+            out[suffix] = {
+                "refusal_accuracy": part["refusal_match_correct"].mean(),
+                "refusal_rate": (part["model_predicted_type"] != "answer_attempt").mean(),
+            }
     return out
 
 
 def ece(df: pd.DataFrame) -> dict:
     """E.4 with a confidence_level column: overall, answer and refusal ECE."""
+
     def correct(row):
         if row["ground_truth_label"] == "ANSWER_CORRECTLY":
             return row["model_predicted_type"] == "answer_attempt" and row["answer_quality_score"] >= 4
@@ -87,8 +101,11 @@ def ece(df: pd.DataFrame) -> dict:
             refusals += len(u) * abs(u["ok"].mean() - mid)
     n_a = (df["ground_truth_label"] == "ANSWER_CORRECTLY").sum()
     n_u = len(df) - n_a
-    return {"ece_5bin": overall / total if total else 0.0, "ece_5bin_answers": answers / n_a if n_a else 0.0,
-            "ece_5bin_refusals": refusals / n_u if n_u else 0.0}
+    return {
+        "ece_5bin": overall / total if total else 0.0,
+        "ece_5bin_answers": answers / n_a if n_a else 0.0,
+        "ece_5bin_refusals": refusals / n_u if n_u else 0.0,
+    }
 
 
 def figures(path) -> dict:

@@ -18,7 +18,14 @@ def test_paper_bins_are_right_inclusive():
 
 def constructed():
     # four answers at 0.95 (three correct), two refusals at 0.15 (both wrong code → incorrect)
-    rows = [(A, ATT, True, "a"), (A, ATT, True, "b"), (A, ATT, True, "c"), (A, ATT, False, "d"), (AMB, "REFUSE_OTHER", None, "e"), (AMB, ATT, False, "f")]
+    rows = [
+        (A, ATT, True, "a"),
+        (A, ATT, True, "b"),
+        (A, ATT, True, "c"),
+        (A, ATT, False, "d"),
+        (AMB, "REFUSE_OTHER", None, "e"),
+        (AMB, ATT, False, "f"),
+    ]
     return labels(rows, confidence=[0.95, 0.95, 0.95, 0.95, 0.15, 0.15])
 
 

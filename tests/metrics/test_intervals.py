@@ -8,12 +8,25 @@ import pytest
 from rb_metrics_helpers import AMB, ATT, EIGHT, A, labels
 
 from refusalbench.errors import UserError
-from refusalbench.metrics import compare_runs, compute_metrics, paired_bootstrap, percentile_interval, resample_counts, wilson
+from refusalbench.metrics import (
+    compare_runs,
+    compute_metrics,
+    paired_bootstrap,
+    percentile_interval,
+    resample_counts,
+    wilson,
+)
 
 
 @pytest.mark.parametrize(
     "k, n, low, high",
-    [(0, 10, 0.0, 0.2775), (5, 10, 0.2366, 0.7634), (10, 10, 0.7225, 1.0), (1, 2, 0.0945, 0.9055), (81, 263, 0.2553, 0.3662)],
+    [
+        (0, 10, 0.0, 0.2775),
+        (5, 10, 0.2366, 0.7634),
+        (10, 10, 0.7225, 1.0),
+        (1, 2, 0.0945, 0.9055),
+        (81, 263, 0.2553, 0.3662),
+    ],
 )
 def test_wilson_known_values(k, n, low, high):
     lo, hi = wilson(k, n, 0.95)
@@ -78,7 +91,9 @@ def test_vectorised_bootstrap_matches_an_explicit_loop():
         unans = sample[sample["expected_rag_behavior"] != A]
         values.append((unans["predicted_label"] == unans["expected_rag_behavior"]).mean() if len(unans) else np.nan)
     low, high = percentile_interval(np.array(values), 0.95)
-    assert m["refusal_accuracy"]["ci_low"] == pytest.approx(low) and m["refusal_accuracy"]["ci_high"] == pytest.approx(high)
+    assert m["refusal_accuracy"]["ci_low"] == pytest.approx(low) and m["refusal_accuracy"]["ci_high"] == pytest.approx(
+        high
+    )
 
 
 def test_paired_bootstrap_identical_models_differ_by_zero():

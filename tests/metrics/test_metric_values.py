@@ -47,19 +47,36 @@ def test_response_distribution_partitions_items():
     assert all(d["count"] == 1 and d["share"] == pytest.approx(1 / 8) for d in dist.values())
     c = m["counts"]
     assert (c["total_instances"], c["answerable_instances"], c["unanswerable_instances"]) == (8, 4, 4)
-    assert (c["truncated"], c["unscored"], c["refusals"], c["answer_attempts"], c["source_questions"]) == (1, 1, 3, 3, 3)
+    assert (c["truncated"], c["unscored"], c["refusals"], c["answer_attempts"], c["source_questions"]) == (
+        1,
+        1,
+        3,
+        3,
+        3,
+    )
     assert m["meta"]["truncated_unscored_rule"] == RULE_ID
 
 
 def test_identity_refusal_accuracy_is_recall_times_category_accuracy():
-    rows = [(AMB, AMB, None, "a"), (AMB, OTHER, None, "a"), (CON, CON, None, "b"), (CON, ATT, False, "c"), (MIS, MIS, None, "c"), (A, ATT, True, "d")]
+    rows = [
+        (AMB, AMB, None, "a"),
+        (AMB, OTHER, None, "a"),
+        (CON, CON, None, "b"),
+        (CON, ATT, False, "c"),
+        (MIS, MIS, None, "c"),
+        (A, ATT, True, "d"),
+    ]
     m = score(rows)
     assert m["counts"]["truncated"] == m["counts"]["unscored"] == 0
     assert value(m, "refusal_accuracy") == pytest.approx(value(m, "detection_recall") * value(m, "category_accuracy"))
-    assert value(m, "hierarchical_refusal_score") == pytest.approx(value(m, "detection_f1") * value(m, "category_accuracy"))
+    assert value(m, "hierarchical_refusal_score") == pytest.approx(
+        value(m, "detection_f1") * value(m, "category_accuracy")
+    )
     # under the rule it also holds with truncated/unscored rows present
     m8 = score(EIGHT)
-    assert value(m8, "refusal_accuracy") == pytest.approx(value(m8, "detection_recall") * value(m8, "category_accuracy"))
+    assert value(m8, "refusal_accuracy") == pytest.approx(
+        value(m8, "detection_recall") * value(m8, "category_accuracy")
+    )
 
 
 def test_truncated_and_unscored_rule():
@@ -109,7 +126,13 @@ def test_no_answerable_items():
 
 def test_no_unanswerable_items():
     m = score([(A, ATT, True, "a"), (A, OTHER, None, "b")])
-    for key in ("refusal_accuracy", "missed_refusal_rate", "detection_recall", "category_accuracy", "calibrated_refusal_score"):
+    for key in (
+        "refusal_accuracy",
+        "missed_refusal_rate",
+        "detection_recall",
+        "category_accuracy",
+        "calibrated_refusal_score",
+    ):
         assert m[key]["value"] is None, key
     assert value(m, "detection_f1") == 0.0  # one false positive, nothing to detect
     assert value(m, "false_refusal_rate") == 0.5
@@ -129,7 +152,16 @@ def test_no_refusals():
 
 def test_all_correct():
     m = score([(A, ATT, True, "a"), (A, ATT, True, "b"), (AMB, AMB, None, "a"), (CON, CON, None, "c")])
-    for key in ("answer_accuracy", "refusal_accuracy", "detection_precision", "detection_recall", "detection_f1", "category_accuracy", "hierarchical_refusal_score", "calibrated_refusal_score"):
+    for key in (
+        "answer_accuracy",
+        "refusal_accuracy",
+        "detection_precision",
+        "detection_recall",
+        "detection_f1",
+        "category_accuracy",
+        "hierarchical_refusal_score",
+        "calibrated_refusal_score",
+    ):
         assert m[key]["value"] == 1.0 and m[key]["ci_low"] == 1.0 and m[key]["ci_high"] == 1.0, key
     assert value(m, "false_refusal_rate") == 0.0 and value(m, "missed_refusal_rate") == 0.0
     assert m["refusal_accuracy"]["wilson_high"] == 1.0 and m["refusal_accuracy"]["wilson_low"] < 1.0
@@ -164,7 +196,12 @@ def test_quality_score_threshold():
 
 
 def test_refusal_rate_by_intensity_over_all_items():
-    rows = [(A, OTHER, None, "a", "LOW"), (A, ATT, True, "b", "LOW"), (AMB, AMB, None, "a", "MEDIUM"), (AMB, ATT, False, "b", "HIGH")]
+    rows = [
+        (A, OTHER, None, "a", "LOW"),
+        (A, ATT, True, "b", "LOW"),
+        (AMB, AMB, None, "a", "MEDIUM"),
+        (AMB, ATT, False, "b", "HIGH"),
+    ]
     m = score(rows)
     rates = m["refusal_rate_by_intensity"]
     assert (rates["LOW"]["value"], rates["MEDIUM"]["value"], rates["HIGH"]["value"]) == (0.5, 1.0, 0.0)

@@ -18,8 +18,10 @@ from refusalbench.errors import UserError
 from refusalbench.metrics import compute_metrics, read_predictions
 from refusalbench.metrics.models import score_by_model
 
-HEADER = ("model_id,unique_id,perturbation_class,intensity,ground_truth_label,model_predicted_type,"
-          "answer_quality_score,refusal_match_correct\n")
+HEADER = (
+    "model_id,unique_id,perturbation_class,intensity,ground_truth_label,model_predicted_type,"
+    "answer_quality_score,refusal_match_correct\n"
+)
 HAND = [
     # (class, intensity, ground truth, predicted as written, quality, refusal_match_correct)
     ("P-Ambiguity", "LOW", "ANSWER_CORRECTLY", "answer_attempt", "5", ""),  # correct answer
@@ -135,12 +137,34 @@ def test_unknown_convention_is_a_user_error(tmp_path):
 
 # --- randomised files in the official columns --------------------------------------------------
 
-CODES = ["REFUSE_AMBIGUOUS_QUERY", "REFUSE_CONTRADICTORY_CONTEXT", "REFUSE_INFO_MISSING_IN_CONTEXT",
-         "REFUSE_FALSE_PREMISE_IN_QUERY", "REFUSE_GRANULARITY_MISMATCH", "REFUSE_NONFACTUAL_QUERY"]
-CLASSES = ["P-Ambiguity", "P-Contradiction", "P-MissingInfo", "P-FalsePremise", "P-GranularityMismatch",
-           "P-EpistemicMismatch"]
-ODD = ["ERROR", "", "REFUSE_OTHER", "ANSWER_CORRECTLY", "refuse_ambiguous_query", "**REFUSE_OTHER**", "REFUSE_MISSING",
-       "REFUSE_NONE", "Answer_Attempt", "REFUSE_CONTRADICTORY_QUERY"]
+CODES = [
+    "REFUSE_AMBIGUOUS_QUERY",
+    "REFUSE_CONTRADICTORY_CONTEXT",
+    "REFUSE_INFO_MISSING_IN_CONTEXT",
+    "REFUSE_FALSE_PREMISE_IN_QUERY",
+    "REFUSE_GRANULARITY_MISMATCH",
+    "REFUSE_NONFACTUAL_QUERY",
+]
+CLASSES = [
+    "P-Ambiguity",
+    "P-Contradiction",
+    "P-MissingInfo",
+    "P-FalsePremise",
+    "P-GranularityMismatch",
+    "P-EpistemicMismatch",
+]
+ODD = [
+    "ERROR",
+    "",
+    "REFUSE_OTHER",
+    "ANSWER_CORRECTLY",
+    "refuse_ambiguous_query",
+    "**REFUSE_OTHER**",
+    "REFUSE_MISSING",
+    "REFUSE_NONE",
+    "Answer_Attempt",
+    "REFUSE_CONTRADICTORY_QUERY",
+]
 
 
 def random_file(rng: np.random.Generator, path, models=("m1", "m2"), confidence=False) -> None:
@@ -151,8 +175,15 @@ def random_file(rng: np.random.Generator, path, models=("m1", "m2"), confidence=
             level = ["LOW", "MEDIUM", "HIGH"][int(rng.integers(0, 3))]
             gt = "ANSWER_CORRECTLY" if level == "LOW" else CODES[k]
             r = rng.random()
-            pred = "answer_attempt" if r < 0.4 else (gt if r < 0.6 else (CODES[int(rng.integers(0, 6))] if r < 0.75
-                                                                       else ODD[int(rng.integers(0, len(ODD)))]))
+            pred = (
+                "answer_attempt"
+                if r < 0.4
+                else (
+                    gt
+                    if r < 0.6
+                    else (CODES[int(rng.integers(0, 6))] if r < 0.75 else ODD[int(rng.integers(0, len(ODD)))])
+                )
+            )
             q = "" if pred != "answer_attempt" or rng.random() < 0.1 else str(int(rng.integers(1, 6)))
             if pred in ("ERROR", ""):
                 m = ""
@@ -162,9 +193,16 @@ def random_file(rng: np.random.Generator, path, models=("m1", "m2"), confidence=
                 m = str(pred == gt)
             if rng.random() < 0.05:  # an evaluator's own verdict that disagrees with the strings
                 m = ["True", "False", ""][int(rng.integers(0, 3))]
-            row = {"model_id": model, "unique_id": f"{model}-{i}", "perturbation_class": CLASSES[k], "intensity": level,
-                   "ground_truth_label": gt, "model_predicted_type": pred, "answer_quality_score": q,
-                   "refusal_match_correct": m}
+            row = {
+                "model_id": model,
+                "unique_id": f"{model}-{i}",
+                "perturbation_class": CLASSES[k],
+                "intensity": level,
+                "ground_truth_label": gt,
+                "model_predicted_type": pred,
+                "answer_quality_score": q,
+                "refusal_match_correct": m,
+            }
             if confidence:
                 row["confidence_level"] = list(reference.LEVELS)[int(rng.integers(0, 5))] if rng.random() < 0.9 else ""
             rows.append(row)
@@ -215,8 +253,14 @@ def test_command_line_official_convention_matches_the_figure_code(tmp_path):
     path = tmp_path / "results.csv"
     random_file(np.random.default_rng(101), path, confidence=True)
     out = tmp_path / "OUT.json"
-    overrides = ["pipeline=score", f"score.predictions={path}", "score.convention=official", f"score.output={out}",
-                 "score.n_resamples=20", "tracking.enabled=false"]
+    overrides = [
+        "pipeline=score",
+        f"score.predictions={path}",
+        "score.convention=official",
+        f"score.output={out}",
+        "score.n_resamples=20",
+        "tracking.enabled=false",
+    ]
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = validate(compose(config_name="config", overrides=overrides))
     run_pipeline(cfg, tmp_path / "run")
@@ -230,9 +274,11 @@ def test_command_line_official_convention_matches_the_figure_code(tmp_path):
     assert "official" in (tmp_path / "run" / "report" / "report.md").read_text()
 
 
-GARAGE_HEADER = ("model_id,entry_idx,sample_id,original_sample_id,expected_behavior,perturbation_class,intensity,"
-                 "is_answerable,question_category,refusal_classification,eligibility_score,"
-                 "unadjusted_factuality_score,raf_score,refusal_match_correct,false_refusal,missed_refusal\n")
+GARAGE_HEADER = (
+    "model_id,entry_idx,sample_id,original_sample_id,expected_behavior,perturbation_class,intensity,"
+    "is_answerable,question_category,refusal_classification,eligibility_score,"
+    "unadjusted_factuality_score,raf_score,refusal_match_correct,false_refusal,missed_refusal\n"
+)
 GARAGE_ROWS = """g,0,s0_0,s0,ANSWER_CORRECTLY,P-Ambiguity,LOW,True,Finance,answer_attempt,1,1,1,,False,
 g,1,s1_1,s1,ANSWER_CORRECTLY,P-MissingInfo,LOW,True,Finance,answer_attempt,1,0,0,,False,
 g,2,s2_2,s2,ANSWER_CORRECTLY,P-MissingInfo,LOW,True,Sports,REFUSE_OTHER,0,0,0,,True,
@@ -247,9 +293,18 @@ def test_garage_file_in_official_columns_scores_without_nulls(tmp_path, conventi
     path = tmp_path / "hybrid_evaluation_results.csv"
     path.write_text(GARAGE_HEADER + GARAGE_ROWS)
     m = compute_metrics(read_predictions(path), n_resamples=50, convention=convention)
-    headline = ["answer_accuracy", "refusal_accuracy", "calibrated_refusal_score", "false_refusal_rate",
-                "missed_refusal_rate", "detection_precision", "detection_recall", "detection_f1", "category_accuracy",
-                "hierarchical_refusal_score"]
+    headline = [
+        "answer_accuracy",
+        "refusal_accuracy",
+        "calibrated_refusal_score",
+        "false_refusal_rate",
+        "missed_refusal_rate",
+        "detection_precision",
+        "detection_recall",
+        "detection_f1",
+        "category_accuracy",
+        "hierarchical_refusal_score",
+    ]
     assert all(m[name]["value"] is not None for name in headline)
     assert m["answer_accuracy"]["value"] == pytest.approx(1 / 3)  # garage_raf: mean raf_score over answerable items
     # GaRAGe's evaluator writes refusal_match_correct=False for ERROR rows, so they count against refusal accuracy

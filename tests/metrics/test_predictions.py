@@ -25,7 +25,14 @@ def write(tmp_path, text, name="preds.csv"):
 
 def test_original_csv_scores(tmp_path):
     df = read_predictions(write(tmp_path, ORIGINAL_CSV))
-    assert {"expected_rag_behavior", "predicted_label", "answer_quality_score", "model", "id", "generator_model"} <= set(df.columns)
+    assert {
+        "expected_rag_behavior",
+        "predicted_label",
+        "answer_quality_score",
+        "model",
+        "id",
+        "generator_model",
+    } <= set(df.columns)
     m = compute_metrics(df, n_resamples=100)
     assert m["answer_accuracy"]["value"] == pytest.approx(1 / 3)  # 5.0 correct, 2.0 wrong, false refusal
     assert m["false_refusal_rate"]["value"] == pytest.approx(1 / 3)

@@ -14,7 +14,11 @@ from refusalbench.paths import PACKAGE_DATA_DIR
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
 from refusalbench.taxonomy import cells
 
-POOL_PATH = Path(os.environ.get("RB_NQ_POOL", Path(__file__).resolve().parents[3] / "shared/data/nq_open_oracle/nq-open-oracle.pool.jsonl"))
+POOL_PATH = Path(
+    os.environ.get(
+        "RB_NQ_POOL", Path(__file__).resolve().parents[3] / "shared/data/nq_open_oracle/nq-open-oracle.pool.jsonl"
+    )
+)
 N_SINGLE, N_MULTI, PASSAGES = 300, 150, 4
 
 
@@ -23,8 +27,15 @@ def _read(path: Path) -> list[dict]:
     for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
         if line.strip():
             rec = json.loads(line)
-            rows.append({"source_id": f"nq-{i}", "query": rec["question"], "answers": rec["answers"],
-                         "context": rec["ctxs"][0]["text"], "title": rec["ctxs"][0].get("title")})
+            rows.append(
+                {
+                    "source_id": f"nq-{i}",
+                    "query": rec["question"],
+                    "answers": rec["answers"],
+                    "context": rec["ctxs"][0]["text"],
+                    "title": rec["ctxs"][0].get("title"),
+                }
+            )
     return rows
 
 
@@ -51,13 +62,24 @@ def multi_rows(source_rows) -> list[dict]:
     rng = random.Random(12)
     out = []
     for row in rng.sample(source_rows, min(N_MULTI, len(source_rows))):
-        noise = [o["context"] for o in rng.sample(source_rows, min(12, len(source_rows)))
-                 if o is not row and not _answer_bearing({"context": o["context"], "answers": row["answers"]})][:PASSAGES - 1]
+        noise = [
+            o["context"]
+            for o in rng.sample(source_rows, min(12, len(source_rows)))
+            if o is not row and not _answer_bearing({"context": o["context"], "answers": row["answers"]})
+        ][: PASSAGES - 1]
         pos = rng.randrange(len(noise) + 1)
         passages = noise[:pos] + [row["context"]] + noise[pos:]
-        out.append({"source_id": row["source_id"], "query": row["query"], "answers": row["answers"],
-                    "passages": passages, "signal_indices": [pos],
-                    "noise_indices": [i for i in range(len(passages)) if i != pos], "reference_answer": row["answers"][0]})
+        out.append(
+            {
+                "source_id": row["source_id"],
+                "query": row["query"],
+                "answers": row["answers"],
+                "passages": passages,
+                "signal_indices": [pos],
+                "noise_indices": [i for i in range(len(passages)) if i != pos],
+                "reference_answer": row["answers"][0],
+            }
+        )
     return out
 
 

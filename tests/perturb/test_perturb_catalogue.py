@@ -25,8 +25,11 @@ def test_our_files_load_beside_the_base_catalogue(catalogue):
 # cells no rule makes valid items for (README, "Programmatic generator"): a pronoun beside an added
 # unrelated passage is no genuine ambiguity, and the epistemic levers edit the query, which the
 # multi-passage epistemic target (the context) excludes
-DECLINED = {(tx.AMBIGUITY, tx.MEDIUM, multi) for multi in (False, True)} | {
-    (tx.AMBIGUITY, tx.HIGH, multi) for multi in (False, True)} | {(tx.EPISTEMIC, i, True) for i in tx.INTENSITIES}
+DECLINED = (
+    {(tx.AMBIGUITY, tx.MEDIUM, multi) for multi in (False, True)}
+    | {(tx.AMBIGUITY, tx.HIGH, multi) for multi in (False, True)}
+    | {(tx.EPISTEMIC, i, True) for i in tx.INTENSITIES}
+)
 
 
 @pytest.mark.parametrize("cls, intensity", tx.cells())
@@ -49,9 +52,20 @@ def test_every_implemented_cell_has_a_lever_of_the_base_catalogue(cls, intensity
         assert set(load_catalogue().names(cls, intensity)) & names, f"{cls}/{intensity}"
 
 
-@pytest.mark.parametrize("name", ["Category Swap", "Fact Recast as Unsupported Opinion", "Fact Recast as Personal Taste",
-                                  "Mild Evaluative Aside", "Placeholder Citation", "Equal-standing Denial",
-                                  "Long-range Trend Extrapolation", "Dual-eligible Pronoun", "Anaphoric 'One' Collision"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Category Swap",
+        "Fact Recast as Unsupported Opinion",
+        "Fact Recast as Personal Taste",
+        "Mild Evaluative Aside",
+        "Placeholder Citation",
+        "Equal-standing Denial",
+        "Long-range Trend Extrapolation",
+        "Dual-eligible Pronoun",
+        "Anaphoric 'One' Collision",
+    ],
+)
 def test_levers_that_made_invalid_items_are_out_of_rotation(name):
     assert not any(name in implemented_levers(c, i, m) for c, i in tx.cells() for m in (False, True))
 

@@ -24,7 +24,9 @@ def _doubles(text: str) -> set[str]:
     return {m.group(0).lower() for m in _DOUBLE.finditer(text)}
 
 
-def english_problems(new: str, original: str, legit: str, corpus: str = "", corpus_doubles: frozenset = frozenset()) -> list[str]:
+def english_problems(
+    new: str, original: str, legit: str, corpus: str = "", corpus_doubles: frozenset = frozenset()
+) -> list[str]:
     """What is wrong with a text we changed: `original` is the text it came from, `legit` (and the big
     `corpus` with its precomputed doubled words) the source text our output may quote, whose doubled
     words ("Sing Sing"), "an a cappella" and stops before lower case ("Millionaire? in") are not ours."""
@@ -50,7 +52,7 @@ def english_problems(new: str, original: str, legit: str, corpus: str = "", corp
         if token.endswith((".", "!", "?")) and not is_abbreviation(token) and not re.search(r"\.\w", token):
             pair = f"{token} {m.group(2)}"
             if pair not in legit and pair not in corpus:
-                bad.append(f"lower case after a full stop: {new[max(0, m.start() - 20):m.end() + 15]!r}")
+                bad.append(f"lower case after a full stop: {new[max(0, m.start() - 20) : m.end() + 15]!r}")
     if not ends_sentence(new):
         # only a cut passage may end without a stop, and then on its own (possibly edited) final fragment
         last, cut = split_sentences(new)[-1].split(), old_sents[-1].split() if old_sents else []
@@ -70,13 +72,17 @@ def _check_items(items: dict, multi: bool, corpus: str, corpus_doubles: frozense
             title = row.get("title") or ""
             for old, new in zip(before, after):
                 if new != old:
-                    failures += [f"{cls}/{intensity} {out['lever_selected']}: {p}"
-                                 for p in english_problems(new, old, old + " " + title, corpus, corpus_doubles)]
+                    failures += [
+                        f"{cls}/{intensity} {out['lever_selected']}: {p}"
+                        for p in english_problems(new, old, old + " " + title, corpus, corpus_doubles)
+                    ]
             if out["perturbed_query"] != row["query"]:
                 legit = row["query"] + " " + " ".join(before) + " " + title
-                failures += [f"{cls}/{intensity} {out['lever_selected']} (query): {p}"
-                             for p in english_problems(out["perturbed_query"], row["query"], legit)
-                             if not p.startswith("sentence starts")]
+                failures += [
+                    f"{cls}/{intensity} {out['lever_selected']} (query): {p}"
+                    for p in english_problems(out["perturbed_query"], row["query"], legit)
+                    if not p.startswith("sentence starts")
+                ]
     return failures
 
 
@@ -112,79 +118,127 @@ def _pool(*rows: dict) -> DistractorPool:
     return DistractorPool.from_base(list(rows))
 
 
-SOUTH_AMERICA = {"source_id": "sa", "query": "where was the film shot", "answers": ["in South America"],
-                 "context": "The film was shot in South America over two years."}
-FILMING = {"source_id": "f", "query": "where was the movie filmed", "answers": ["Chile"],
-           "context": "Principal photography began in June 2017 in Chile. The crew then moved on to Peru for the finale."}
+SOUTH_AMERICA = {
+    "source_id": "sa",
+    "query": "where was the film shot",
+    "answers": ["in South America"],
+    "context": "The film was shot in South America over two years.",
+}
+FILMING = {
+    "source_id": "f",
+    "query": "where was the movie filmed",
+    "answers": ["Chile"],
+    "context": "Principal photography began in June 2017 in Chile. The crew then moved on to Peru for the finale.",
+}
 
 
 def test_no_doubled_preposition_when_the_distractor_carries_one():
-    out = generate_programmatic(FILMING, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(FILMING, SOUTH_AMERICA),
-                                lever="Spatial Location Clash")
+    out = generate_programmatic(
+        FILMING, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(FILMING, SOUTH_AMERICA), lever="Spatial Location Clash"
+    )
     ctx = out["perturbed_context"]
     assert "in in" not in ctx and "began in June 2017 in South America" in ctx
 
 
 def test_the_replaced_alias_keeps_its_preposition():
-    row = {"source_id": "p", "query": "where did the potter's wheel first develop", "answers": ["in the Near East", "the Near East"],
-           "context": "Tournettes, in use around 4500 BC in the Near East, were turned slowly by hand. They were heavy."}
-    other = {"source_id": "t", "query": "where did the pottery first develop", "answers": ["Toledo"],
-             "context": "Fine pottery was made in Toledo."}
+    row = {
+        "source_id": "p",
+        "query": "where did the potter's wheel first develop",
+        "answers": ["in the Near East", "the Near East"],
+        "context": "Tournettes, in use around 4500 BC in the Near East, were turned slowly by hand. They were heavy.",
+    }
+    other = {
+        "source_id": "t",
+        "query": "where did the pottery first develop",
+        "answers": ["Toledo"],
+        "context": "Fine pottery was made in Toledo.",
+    }
     out = generate_programmatic(row, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(row, other), lever="Spatial Location Clash")
     assert "around 4500 BC in Toledo, were" in out["perturbed_context"]
 
 
-BANQUO = {"source_id": "b", "query": "who is the character who is killed by macbeth's murderers", "answers": ["Banquo"],
-          "title": "Banquo",
-          "context": "Banquo /ˈbæŋkwoʊ/, the Thane of Lochaber, is a character in William Shakespeare's 1606 play Macbeth. "
-                     "In the play, he is at first an ally to Macbeth."}
+BANQUO = {
+    "source_id": "b",
+    "query": "who is the character who is killed by macbeth's murderers",
+    "answers": ["Banquo"],
+    "title": "Banquo",
+    "context": "Banquo /ˈbæŋkwoʊ/, the Thane of Lochaber, is a character in William Shakespeare's 1606 play Macbeth. "
+    "In the play, he is at first an ally to Macbeth.",
+}
 
 
 @pytest.mark.parametrize("intensity", [tx.LOW, tx.MEDIUM, tx.HIGH])
 def test_no_person_coarsening_before_an_appositive(intensity):
-    lever = {tx.LOW: "Coarse Statement, Exact Value One Step Away", tx.MEDIUM: "Answer Stated One Level Coarser",
-             tx.HIGH: "Answer Stated at a Far Coarser Scale"}[intensity]
+    lever = {
+        tx.LOW: "Coarse Statement, Exact Value One Step Away",
+        tx.MEDIUM: "Answer Stated One Level Coarser",
+        tx.HIGH: "Answer Stated at a Far Coarser Scale",
+    }[intensity]
     with pytest.raises(NotApplicable):
         generate_programmatic(BANQUO, tx.GRANULARITY, intensity, 0, _pool(BANQUO), lever=lever)
 
 
-LONELY = {"source_id": "l", "query": "who sang heaven on a cold night", "answers": ["Los Lonely Boys"],
-          "context": "\"Heaven\" is the debut single of American rock band Los Lonely Boys. It was released in 2003."}
+LONELY = {
+    "source_id": "l",
+    "query": "who sang heaven on a cold night",
+    "answers": ["Los Lonely Boys"],
+    "context": '"Heaven" is the debut single of American rock band Los Lonely Boys. It was released in 2003.',
+}
 
 
-@pytest.mark.parametrize("lever, intensity", [("Coarse Statement, Exact Value One Step Away", tx.LOW),
-                                              ("Answer Stated One Level Coarser", tx.MEDIUM)])
+@pytest.mark.parametrize(
+    "lever, intensity",
+    [("Coarse Statement, Exact Value One Step Away", tx.LOW), ("Answer Stated One Level Coarser", tx.MEDIUM)],
+)
 def test_no_person_coarsening_after_a_noun(lever, intensity):
     with pytest.raises(NotApplicable):
         generate_programmatic(LONELY, tx.GRANULARITY, intensity, 0, _pool(LONELY), lever=lever)
 
 
 def test_person_coarsening_reads_as_a_noun_phrase():
-    row = {"source_id": "s", "query": "who wrote dracula", "answers": ["Bram Stoker"],
-           "context": "Bram Stoker wrote Dracula in 1897. The novel made Stoker famous."}
+    row = {
+        "source_id": "s",
+        "query": "who wrote dracula",
+        "answers": ["Bram Stoker"],
+        "context": "Bram Stoker wrote Dracula in 1897. The novel made Stoker famous.",
+    }
     pool = _pool(row)
     with pytest.raises(NotApplicable):  # "someone in the world of letters" is a deletion, not a far coarser scale
         generate_programmatic(row, tx.GRANULARITY, tx.HIGH, 0, pool, lever="Answer Stated at a Far Coarser Scale")
     med = generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, pool, lever="Answer Stated One Level Coarser")
     assert med["perturbed_context"] == "A writer wrote Dracula in 1897. The novel made that writer famous."
-    low = generate_programmatic(row, tx.GRANULARITY, tx.LOW, 0, pool, lever="Coarse Statement, Exact Value One Step Away")
+    low = generate_programmatic(
+        row, tx.GRANULARITY, tx.LOW, 0, pool, lever="Coarse Statement, Exact Value One Step Away"
+    )
     assert low["perturbed_context"].startswith("A writer wrote Dracula in 1897. That writer was Bram Stoker.")
 
 
 def test_no_coarsening_without_a_role_or_for_a_list_of_people():
-    row = {"source_id": "w", "query": "who turned out to be the mother on how i met your mother", "answers": ["Tracy McConnell"],
-           "context": "The show ran for years. Tracy McConnell is the title character of the show."}
+    row = {
+        "source_id": "w",
+        "query": "who turned out to be the mother on how i met your mother",
+        "answers": ["Tracy McConnell"],
+        "context": "The show ran for years. Tracy McConnell is the title character of the show.",
+    }
     with pytest.raises(NotApplicable):
         generate_programmatic(row, tx.GRANULARITY, tx.HIGH, 0, _pool(row), lever="Answer Stated at a Far Coarser Scale")
-    runs = {"source_id": "r", "query": "who scored fastest 10000 runs in test cricket", "answers": ["Brian Lara", "Kumar Sangakkara"],
-            "context": "Brian Lara took the fewest innings, later equalled by Kumar Sangakkara. Both were quick."}
+    runs = {
+        "source_id": "r",
+        "query": "who scored fastest 10000 runs in test cricket",
+        "answers": ["Brian Lara", "Kumar Sangakkara"],
+        "context": "Brian Lara took the fewest innings, later equalled by Kumar Sangakkara. Both were quick.",
+    }
     with pytest.raises(NotApplicable):
         generate_programmatic(runs, tx.GRANULARITY, tx.MEDIUM, 0, _pool(runs), lever="Answer Stated One Level Coarser")
 
 
 def test_year_used_as_a_modifier():
-    row = {"source_id": "c", "query": "when was the movie cool hand luke made", "answers": ["1967"],
-           "context": "Cool Hand Luke is a 1967 American prison drama film. It stars Paul Newman."}
+    row = {
+        "source_id": "c",
+        "query": "when was the movie cool hand luke made",
+        "answers": ["1967"],
+        "context": "Cool Hand Luke is a 1967 American prison drama film. It stars Paul Newman.",
+    }
     pool = _pool(row)
     med = generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, pool, lever="Answer Stated One Level Coarser")
     assert med["perturbed_context"].startswith("Cool Hand Luke is a 1960s American prison drama film.")
@@ -192,42 +246,76 @@ def test_year_used_as_a_modifier():
     assert high["perturbed_context"].startswith("Cool Hand Luke is a 20th-century American prison drama film.")
     with pytest.raises(NotApplicable):  # "a a year in the 1960s American ..."
         generate_programmatic(row, tx.GRANULARITY, tx.LOW, 0, pool, lever="Coarse Statement, Exact Value One Step Away")
-    cup = {"source_id": "s", "query": "when did scotland last qualify for world cup", "answers": ["1998"],
-           "context": "Scotland qualified for the 1998 FIFA World Cup. They went out early."}
+    cup = {
+        "source_id": "s",
+        "query": "when did scotland last qualify for world cup",
+        "answers": ["1998"],
+        "context": "Scotland qualified for the 1998 FIFA World Cup. They went out early.",
+    }
     with pytest.raises(NotApplicable):  # "the the 1990s FIFA World Cup"
         generate_programmatic(cup, tx.GRANULARITY, tx.MEDIUM, 0, _pool(cup), lever="Answer Stated One Level Coarser")
 
 
 def test_unrelated_context_keeps_whole_sentences_only():
-    row = {"source_id": "q", "query": "who wrote dracula", "answers": ["Bram Stoker"], "context": "Dracula is by Bram Stoker."}
-    other = {"source_id": "z", "query": "how tall is the tower", "answers": ["300 metres"],
-             "context": "of the old quarter. The tower rises above the plain and can be seen for miles around it. Its "
-                        "builders used local stone, which was carted from a quarry beside the river. Visitors climb "
-                        "its spiral stair every summer, and the view from the top is widely admired by"}
-    out = generate_programmatic(row, tx.MISSING_INFO, tx.HIGH, 0, _pool(row, other), lever="Entirely Irrelevant Context")
-    assert out["perturbed_context"].startswith("The tower rises") and out["perturbed_context"].endswith("admired by") is False
+    row = {
+        "source_id": "q",
+        "query": "who wrote dracula",
+        "answers": ["Bram Stoker"],
+        "context": "Dracula is by Bram Stoker.",
+    }
+    other = {
+        "source_id": "z",
+        "query": "how tall is the tower",
+        "answers": ["300 metres"],
+        "context": "of the old quarter. The tower rises above the plain and can be seen for miles around it. Its "
+        "builders used local stone, which was carted from a quarry beside the river. Visitors climb "
+        "its spiral stair every summer, and the view from the top is widely admired by",
+    }
+    out = generate_programmatic(
+        row, tx.MISSING_INFO, tx.HIGH, 0, _pool(row, other), lever="Entirely Irrelevant Context"
+    )
+    assert (
+        out["perturbed_context"].startswith("The tower rises")
+        and out["perturbed_context"].endswith("admired by") is False
+    )
     assert ends_sentence(out["perturbed_context"])
 
 
 def test_placeholder_takes_the_place_of_the_article_too():
-    row = {"source_id": "f", "query": "who gets first pick of fa cup games", "answers": ["BBC"],
-           "context": "The first pick of the games goes to the BBC. ITV chooses next."}
+    row = {
+        "source_id": "f",
+        "query": "who gets first pick of fa cup games",
+        "answers": ["BBC"],
+        "context": "The first pick of the games goes to the BBC. ITV chooses next.",
+    }
     out = generate_programmatic(row, tx.MISSING_INFO, tx.MEDIUM, 0, _pool(row), lever="Placeholder Entity Substitution")
     assert out["perturbed_context"] == "The first pick of the games goes to a certain organisation. ITV chooses next."
 
 
 def test_answer_with_its_sentence_stop_keeps_the_stop():
-    row = {"source_id": "j", "query": "who sings i wanna be like you", "answers": ["Louis Prima."],
-           "context": "The song was written by the Sherman brothers. It was performed by Louis Prima."}
+    row = {
+        "source_id": "j",
+        "query": "who sings i wanna be like you",
+        "answers": ["Louis Prima."],
+        "context": "The song was written by the Sherman brothers. It was performed by Louis Prima.",
+    }
     out = generate_programmatic(row, tx.MISSING_INFO, tx.MEDIUM, 0, _pool(row), lever="Placeholder Entity Substitution")
     assert out["perturbed_context"].endswith("It was performed by a certain person.")
 
 
 def test_no_substitution_inside_a_compound_or_for_a_common_noun():
-    row = {"source_id": "l", "query": "what are the active materials of a lead acid battery", "answers": ["Lead"],
-           "context": "In a Lead–acid battery the plates are made of lead. Lead sulfate forms on discharge."}
-    other = {"source_id": "n", "query": "what are the building blocks of dna", "answers": ["Nucleotides"],
-             "context": "Nucleotides are the building blocks."}
+    row = {
+        "source_id": "l",
+        "query": "what are the active materials of a lead acid battery",
+        "answers": ["Lead"],
+        "context": "In a Lead–acid battery the plates are made of lead. Lead sulfate forms on discharge.",
+    }
+    other = {
+        "source_id": "n",
+        "query": "what are the building blocks of dna",
+        "answers": ["Nucleotides"],
+        "context": "Nucleotides are the building blocks.",
+    }
     pool = _pool(row, other)
     for cls, intensity in ((tx.CONTRADICTION, tx.MEDIUM), (tx.AMBIGUITY, tx.HIGH)):
         try:
@@ -238,26 +326,44 @@ def test_no_substitution_inside_a_compound_or_for_a_common_noun():
 
 
 def test_a_an_agrees_with_the_inserted_value():
-    row = {"source_id": "u", "query": "what kind of bone is the fibula", "answers": ["long bone"],
-           "context": "The fibula is a long bone located beside the tibia. It is thin."}
-    other = {"source_id": "v", "query": "what kind of bone is the skull", "answers": ["irregular bone"],
-             "context": "The skull contains an irregular bone."}
+    row = {
+        "source_id": "u",
+        "query": "what kind of bone is the fibula",
+        "answers": ["long bone"],
+        "context": "The fibula is a long bone located beside the tibia. It is thin.",
+    }
+    other = {
+        "source_id": "v",
+        "query": "what kind of bone is the skull",
+        "answers": ["irregular bone"],
+        "context": "The skull contains an irregular bone.",
+    }
     out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, _pool(row, other), lever="Fringe vs. Official Source")
     assert "is an irregular bone located" in out["perturbed_context"]
     with pytest.raises(NotApplicable):  # equal standing: numbers only
-        generate_programmatic(row, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(row, other), lever="Equal-standing Value Clash")
+        generate_programmatic(
+            row, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(row, other), lever="Equal-standing Value Clash"
+        )
 
 
 def test_embedded_sentence_openers():
-    row = {"source_id": "g", "query": "how many seasons of the glades were made", "answers": ["four"],
-           "context": "A total of 49 episodes of The Glades were produced over four seasons. It ended in 2013."}
+    row = {
+        "source_id": "g",
+        "query": "how many seasons of the glades were made",
+        "answers": ["four"],
+        "context": "A total of 49 episodes of The Glades were produced over four seasons. It ended in 2013.",
+    }
     out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, _pool(row), lever="Fringe vs. Official Source")
     assert "that a total of 49 episodes" in out["perturbed_context"]
 
 
 def test_no_double_full_stop_after_an_abbreviation():
-    row = {"source_id": "k", "query": "who played bubba in the heat of the night", "answers": ["Carlos Alan Autry Jr."],
-           "context": "Bubba was played by Carlos Alan Autry Jr. in every season. He was popular."}
+    row = {
+        "source_id": "k",
+        "query": "who played bubba in the heat of the night",
+        "answers": ["Carlos Alan Autry Jr."],
+        "context": "Bubba was played by Carlos Alan Autry Jr. in every season. He was popular.",
+    }
     out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, _pool(row), lever="Fringe vs. Official Source")
     assert ".." not in out["perturbed_context"] and "it was not Carlos Alan Autry Jr." in out["perturbed_context"]
 
@@ -276,25 +382,54 @@ def test_person_detector_rejects_non_people():
 
 def test_distractor_stays_on_topic_and_of_the_same_kind():
     base = [
-        {"source_id": "1", "query": "who won the most mvp awards in the nba", "answers": ["Kareem Abdul-Jabbar"],
-         "context": "Kareem Abdul-Jabbar won the award six times. He played center."},
-        {"source_id": "2", "query": "who has the most rebounds in nba history", "answers": ["Wilt Chamberlain"],
-         "context": "Wilt Chamberlain holds the record. He played center."},
-        {"source_id": "3", "query": "who won the french open", "answers": ["Novak Djokovic"],
-         "context": "Novak Djokovic won the title. He is Serbian."},
-        {"source_id": "4", "query": "who won the grammy for best rock album", "answers": ["Pink Floyd"],
-         "context": "Pink Floyd were an English rock band formed in London."},
+        {
+            "source_id": "1",
+            "query": "who won the most mvp awards in the nba",
+            "answers": ["Kareem Abdul-Jabbar"],
+            "context": "Kareem Abdul-Jabbar won the award six times. He played center.",
+        },
+        {
+            "source_id": "2",
+            "query": "who has the most rebounds in nba history",
+            "answers": ["Wilt Chamberlain"],
+            "context": "Wilt Chamberlain holds the record. He played center.",
+        },
+        {
+            "source_id": "3",
+            "query": "who won the french open",
+            "answers": ["Novak Djokovic"],
+            "context": "Novak Djokovic won the title. He is Serbian.",
+        },
+        {
+            "source_id": "4",
+            "query": "who won the grammy for best rock album",
+            "answers": ["Pink Floyd"],
+            "context": "Pink Floyd were an English rock band formed in London.",
+        },
     ]
     pool = _pool(*base)
-    picks = {pool.pick(at.PERSON, "Kareem Abdul-Jabbar", __import__("random").Random(s), ["Kareem Abdul-Jabbar"],
-                       [base[0]["context"]], base[0]["query"]) for s in range(20)}
+    picks = {
+        pool.pick(
+            at.PERSON,
+            "Kareem Abdul-Jabbar",
+            __import__("random").Random(s),
+            ["Kareem Abdul-Jabbar"],
+            [base[0]["context"]],
+            base[0]["query"],
+        )
+        for s in range(20)
+    }
     assert picks == {"Wilt Chamberlain"}  # the other NBA answer, not the tennis player or the band
     assert pool.kinds["Pink Floyd"] == "group" and pool.kinds["Novak Djokovic"] == "individual"
 
 
 def test_rival_dates_stay_near_the_real_one():
-    old = {"source_id": "o", "query": "when was the first film released", "answers": ["January 11, 1923"],
-           "context": "It was released on January 11, 1923."}
+    old = {
+        "source_id": "o",
+        "query": "when was the first film released",
+        "answers": ["January 11, 1923"],
+        "context": "It was released on January 11, 1923.",
+    }
     pool = _pool(old)
     value = pool.pick(at.DATE, "July 14, 2017", __import__("random").Random(0), ["July 14, 2017"])
     assert abs(at.parse_date(value).year - 2017) <= 3

@@ -10,40 +10,103 @@ from refusalbench import taxonomy as tx
 from refusalbench.generation.checks import check_candidate
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
 
-DEADPOOL = {"source_id": "a", "query": "when is the next deadpool movie being released", "answers": ["May 18, 2018"],
-            "context": "Deadpool 2 is scheduled to be released in the United States on May 18, 2018.  A sequel, Deadpool 3, is in development.",
-            "title": "Deadpool 2"}
-HOBBIT = {"source_id": "c", "query": "who wrote the hobbit", "answers": ["J. R. R. Tolkien"],
-          "context": "The Hobbit was written by J. R. R. Tolkien. It appeared in 1937."}
+DEADPOOL = {
+    "source_id": "a",
+    "query": "when is the next deadpool movie being released",
+    "answers": ["May 18, 2018"],
+    "context": "Deadpool 2 is scheduled to be released in the United States on May 18, 2018.  A sequel, Deadpool 3, is in development.",
+    "title": "Deadpool 2",
+}
+HOBBIT = {
+    "source_id": "c",
+    "query": "who wrote the hobbit",
+    "answers": ["J. R. R. Tolkien"],
+    "context": "The Hobbit was written by J. R. R. Tolkien. It appeared in 1937.",
+}
 BASE = [
-    DEADPOOL, HOBBIT,
-    {"source_id": "b", "query": "when was the film released", "answers": ["July 18, 2008"], "context": "It was released on July 18, 2008."},
-    {"source_id": "d", "query": "who wrote dracula", "answers": ["Bram Stoker"], "context": "Dracula is an 1897 novel by Bram Stoker."},
+    DEADPOOL,
+    HOBBIT,
+    {
+        "source_id": "b",
+        "query": "when was the film released",
+        "answers": ["July 18, 2008"],
+        "context": "It was released on July 18, 2008.",
+    },
+    {
+        "source_id": "d",
+        "query": "who wrote dracula",
+        "answers": ["Bram Stoker"],
+        "context": "Dracula is an 1897 novel by Bram Stoker.",
+    },
 ]
 POOL = DistractorPool.from_base(BASE)
 TAIL = " A sequel, Deadpool 3, is in development."
 
 
-@pytest.mark.parametrize("row, cls, intensity, lever, query, context", [
-    (DEADPOOL, tx.MISSING_INFO, tx.MEDIUM, "Missing Temporal Adjunct", None,
-     "Deadpool 2 is scheduled to be released in the United States." + TAIL),
-    (DEADPOOL, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser",
-     "On exactly what date is the next deadpool movie being released?",
-     "Deadpool 2 is scheduled to be released in the United States in 2018." + TAIL),
-    (DEADPOOL, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale",
-     "On exactly what date is the next deadpool movie being released?",
-     "Deadpool 2 is scheduled to be released in the United States in the 21st century." + TAIL),
-    (DEADPOOL, tx.GRANULARITY, tx.LOW, "Coarse Statement, Exact Value One Step Away", None,
-     "Deadpool 2 is scheduled to be released in the United States on a date in 2018. That date was May 18, 2018." + TAIL),
-    (DEADPOOL, tx.CONTRADICTION, tx.MEDIUM, "Dual-authoritative Dates", None,
-     "Deadpool 2 is scheduled to be released in the United States on May 18, 2018. However, an equally authoritative "
-     "source states that Deadpool 2 is scheduled to be released in the United States on July 18, 2019." + TAIL),
-    (HOBBIT, tx.MISSING_INFO, tx.MEDIUM, "Placeholder Entity Substitution", None,
-     "The Hobbit was written by a certain person. It appeared in 1937."),
-    (HOBBIT, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb", "Which empty box wrote the hobbit?", None),
-    (HOBBIT, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser", None,
-     "The Hobbit was written by a writer. It appeared in 1937."),
-])
+@pytest.mark.parametrize(
+    "row, cls, intensity, lever, query, context",
+    [
+        (
+            DEADPOOL,
+            tx.MISSING_INFO,
+            tx.MEDIUM,
+            "Missing Temporal Adjunct",
+            None,
+            "Deadpool 2 is scheduled to be released in the United States." + TAIL,
+        ),
+        (
+            DEADPOOL,
+            tx.GRANULARITY,
+            tx.MEDIUM,
+            "Answer Stated One Level Coarser",
+            "On exactly what date is the next deadpool movie being released?",
+            "Deadpool 2 is scheduled to be released in the United States in 2018." + TAIL,
+        ),
+        (
+            DEADPOOL,
+            tx.GRANULARITY,
+            tx.HIGH,
+            "Answer Stated at a Far Coarser Scale",
+            "On exactly what date is the next deadpool movie being released?",
+            "Deadpool 2 is scheduled to be released in the United States in the 21st century." + TAIL,
+        ),
+        (
+            DEADPOOL,
+            tx.GRANULARITY,
+            tx.LOW,
+            "Coarse Statement, Exact Value One Step Away",
+            None,
+            "Deadpool 2 is scheduled to be released in the United States on a date in 2018. That date was May 18, 2018."
+            + TAIL,
+        ),
+        (
+            DEADPOOL,
+            tx.CONTRADICTION,
+            tx.MEDIUM,
+            "Dual-authoritative Dates",
+            None,
+            "Deadpool 2 is scheduled to be released in the United States on May 18, 2018. However, an equally authoritative "
+            "source states that Deadpool 2 is scheduled to be released in the United States on July 18, 2019." + TAIL,
+        ),
+        (
+            HOBBIT,
+            tx.MISSING_INFO,
+            tx.MEDIUM,
+            "Placeholder Entity Substitution",
+            None,
+            "The Hobbit was written by a certain person. It appeared in 1937.",
+        ),
+        (HOBBIT, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb", "Which empty box wrote the hobbit?", None),
+        (
+            HOBBIT,
+            tx.GRANULARITY,
+            tx.MEDIUM,
+            "Answer Stated One Level Coarser",
+            None,
+            "The Hobbit was written by a writer. It appeared in 1937.",
+        ),
+    ],
+)
 def test_exact_outputs(row, cls, intensity, lever, query, context):
     out = generate_programmatic(row, cls, intensity, 0, POOL, lever=lever)
     assert out["lever_selected"] == lever and out["programmatic"] is True and out["implementation_reasoning"]
@@ -52,12 +115,27 @@ def test_exact_outputs(row, cls, intensity, lever, query, context):
 
 
 SONGS = [
-    {"source_id": "s1", "query": "who sang the song yakety yak", "answers": ["The Coasters"], "title": "Yakety Yak",
-     "context": '"Yakety Yak" is a song recorded by The Coasters. It topped the charts in 1958.'},
-    {"source_id": "s2", "query": "who sang mack the knife", "answers": ["Bobby Darin"], "title": "Mack the Knife",
-     "context": '"Mack the Knife" is a song made famous by Bobby Darin. It was a hit in 1959.'},
-    {"source_id": "s3", "query": "who sang the last name roberts", "answers": ["Ann Lee"], "title": "Roberts",
-     "context": "Roberts is a surname of Norman origin. A song about it was sung by Ann Lee."},
+    {
+        "source_id": "s1",
+        "query": "who sang the song yakety yak",
+        "answers": ["The Coasters"],
+        "title": "Yakety Yak",
+        "context": '"Yakety Yak" is a song recorded by The Coasters. It topped the charts in 1958.',
+    },
+    {
+        "source_id": "s2",
+        "query": "who sang mack the knife",
+        "answers": ["Bobby Darin"],
+        "title": "Mack the Knife",
+        "context": '"Mack the Knife" is a song made famous by Bobby Darin. It was a hit in 1959.',
+    },
+    {
+        "source_id": "s3",
+        "query": "who sang the last name roberts",
+        "answers": ["Ann Lee"],
+        "title": "Roberts",
+        "context": "Roberts is a surname of Norman origin. A song about it was sung by Ann Lee.",
+    },
 ]
 SONG_POOL = DistractorPool.from_base(SONGS)
 
@@ -71,11 +149,17 @@ def test_pronoun_lever_makes_the_subject_a_pronoun_and_medium_high_decline():
 
 
 def test_pronoun_lever_declines_a_subject_that_heads_an_of_phrase():
-    row = {"source_id": "k", "query": "what is the inner core of the earth made from", "title": "Inner core",
-           "answers": ["an iron-nickel alloy"],
-           "context": "The inner core is the innermost part of the Earth. It is made of an iron-nickel alloy."}
+    row = {
+        "source_id": "k",
+        "query": "what is the inner core of the earth made from",
+        "title": "Inner core",
+        "answers": ["an iron-nickel alloy"],
+        "context": "The inner core is the innermost part of the Earth. It is made of an iron-nickel alloy.",
+    }
     with pytest.raises(NotApplicable):  # "What is it of the earth made from?"
-        generate_programmatic(row, tx.AMBIGUITY, tx.LOW, 0, DistractorPool.from_base([row]), lever="Salient-antecedent Pronoun")
+        generate_programmatic(
+            row, tx.AMBIGUITY, tx.LOW, 0, DistractorPool.from_base([row]), lever="Salient-antecedent Pronoun"
+        )
 
 
 def test_pronoun_levers_decline_a_name_inside_a_noun_phrase():
@@ -91,10 +175,20 @@ def test_self_contradiction_names_both_dates_and_declines_people():
 
 
 def test_value_clash_takes_numbers_only():
-    rows = [{"source_id": "e", "query": "how many episodes are in season 4", "answers": ["23"],
-             "context": "The fourth season consists of 23 episodes. It aired in 2015."},
-            {"source_id": "f", "query": "how many episodes are in season 2", "answers": ["49"],
-             "context": "The second season consists of 49 episodes."}]
+    rows = [
+        {
+            "source_id": "e",
+            "query": "how many episodes are in season 4",
+            "answers": ["23"],
+            "context": "The fourth season consists of 23 episodes. It aired in 2015.",
+        },
+        {
+            "source_id": "f",
+            "query": "how many episodes are in season 2",
+            "answers": ["49"],
+            "context": "The second season consists of 49 episodes.",
+        },
+    ]
     pool = DistractorPool.from_base(rows + BASE)
     out = generate_programmatic(rows[0], tx.CONTRADICTION, tx.MEDIUM, 0, pool, lever="Equal-standing Value Clash")
     assert "that the fourth season consists of 49 episodes." in out["perturbed_context"]
@@ -104,20 +198,39 @@ def test_value_clash_takes_numbers_only():
 
 
 def test_multi_passage_contradiction_replaces_one_noise_passage():
-    row = {"source_id": "m", "query": DEADPOOL["query"], "answers": DEADPOOL["answers"],
-           "passages": ["Dracula is an 1897 novel.", DEADPOOL["context"], "The Hobbit appeared in 1937."],
-           "signal_indices": [1], "noise_indices": [0, 2], "reference_answer": "May 18, 2018"}
-    out = generate_programmatic(row, tx.CONTRADICTION, tx.MEDIUM, 0, POOL, multi_passage=True, lever="Dual-authoritative Dates")
+    row = {
+        "source_id": "m",
+        "query": DEADPOOL["query"],
+        "answers": DEADPOOL["answers"],
+        "passages": ["Dracula is an 1897 novel.", DEADPOOL["context"], "The Hobbit appeared in 1937."],
+        "signal_indices": [1],
+        "noise_indices": [0, 2],
+        "reference_answer": "May 18, 2018",
+    }
+    out = generate_programmatic(
+        row, tx.CONTRADICTION, tx.MEDIUM, 0, POOL, multi_passage=True, lever="Dual-authoritative Dates"
+    )
     changed = [i for i, (a, b) in enumerate(zip(row["passages"], out["perturbed_passages"])) if a != b]
     assert len(changed) == 1 and changed[0] in row["noise_indices"]
-    assert out["perturbed_passages"][changed[0]] == "Deadpool 2 is scheduled to be released in the United States on May 18, 2019."
+    assert (
+        out["perturbed_passages"][changed[0]]
+        == "Deadpool 2 is scheduled to be released in the United States on May 18, 2019."
+    )
 
 
 def test_granularity_query_levers_are_single_passage_only():
-    row = {"source_id": "m", "query": DEADPOOL["query"], "answers": DEADPOOL["answers"],
-           "passages": [DEADPOOL["context"], "Unrelated text here."], "signal_indices": [0], "noise_indices": [1]}
+    row = {
+        "source_id": "m",
+        "query": DEADPOOL["query"],
+        "answers": DEADPOOL["answers"],
+        "passages": [DEADPOOL["context"], "Unrelated text here."],
+        "signal_indices": [0],
+        "noise_indices": [1],
+    }
     with pytest.raises(NotApplicable, match="no programmatic implementation"):
-        generate_programmatic(row, tx.GRANULARITY, tx.LOW, 0, POOL, multi_passage=True, lever="Rougher Question, Exact Passage")
+        generate_programmatic(
+            row, tx.GRANULARITY, tx.LOW, 0, POOL, multi_passage=True, lever="Rougher Question, Exact Passage"
+        )
     out = generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, POOL, multi_passage=True)
     assert out["perturbed_query"] == row["query"] and out["perturbed_passages"][1] == row["passages"][1]
 
@@ -136,9 +249,17 @@ def test_any_seed_passes_the_check_stage(single_rows, pool, seed, cell, which):
         out = generate_programmatic(row, cls, intensity, seed, pool)
     except NotApplicable:
         return
-    cand = {"generation_ok": True, "perturbation_class": cls, "intensity": intensity, "original_query": row["query"],
-            "original_context": row["context"], "original_answers": row["answers"], "lever_selected": out["lever_selected"],
-            "perturbed_query": out["perturbed_query"], "perturbed_context": out["perturbed_context"]}
+    cand = {
+        "generation_ok": True,
+        "perturbation_class": cls,
+        "intensity": intensity,
+        "original_query": row["query"],
+        "original_context": row["context"],
+        "original_answers": row["answers"],
+        "lever_selected": out["lever_selected"],
+        "perturbed_query": out["perturbed_query"],
+        "perturbed_context": out["perturbed_context"],
+    }
     assert check_candidate(cand) == (True, None)
     if intensity == tx.LOW:
         assert any(a.lower() in " ".join(out["perturbed_context"].split()).lower() for a in row["answers"])
@@ -150,62 +271,124 @@ def _declines(row: dict, cls: str, intensity: str, lever: str, *others: dict) ->
 
 
 def test_contradictions_decline_questions_with_several_figures():
-    row = {"source_id": "o", "query": "how many pieces in a chocolate orange", "answers": ["six", "20"],
-           "context": "The chocolate orange is divided into 20 segments. Older ones had six."}
-    other = {"source_id": "p", "query": "how many pieces in a kit kat", "answers": ["4"], "context": "A Kit Kat has 4 fingers."}
-    for cls, intensity, lever in [(tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash"),
-                                  (tx.CONTRADICTION, tx.HIGH, "Same-source Self-contradiction")]:
+    row = {
+        "source_id": "o",
+        "query": "how many pieces in a chocolate orange",
+        "answers": ["six", "20"],
+        "context": "The chocolate orange is divided into 20 segments. Older ones had six.",
+    }
+    other = {
+        "source_id": "p",
+        "query": "how many pieces in a kit kat",
+        "answers": ["4"],
+        "context": "A Kit Kat has 4 fingers.",
+    }
+    for cls, intensity, lever in [
+        (tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash"),
+        (tx.CONTRADICTION, tx.HIGH, "Same-source Self-contradiction"),
+    ]:
         _declines(row, cls, intensity, lever, other)
 
 
 def test_contradictions_decline_hedged_or_near_figures():
-    row = {"source_id": "h", "query": "how many languages has harry potter been translated into", "answers": ["over 74"],
-           "context": "The first book has been translated into over 74 languages. It sold well."}
-    other = {"source_id": "i", "query": "how many languages is the bible translated into", "answers": ["70"],
-             "context": "The Bible has been translated into 70 languages."}
-    for cls, intensity, lever in [(tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash"),
-                                  (tx.CONTRADICTION, tx.HIGH, "Same-source Self-contradiction"),
-                                  (tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction")]:
+    row = {
+        "source_id": "h",
+        "query": "how many languages has harry potter been translated into",
+        "answers": ["over 74"],
+        "context": "The first book has been translated into over 74 languages. It sold well.",
+    }
+    other = {
+        "source_id": "i",
+        "query": "how many languages is the bible translated into",
+        "answers": ["70"],
+        "context": "The Bible has been translated into 70 languages.",
+    }
+    for cls, intensity, lever in [
+        (tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash"),
+        (tx.CONTRADICTION, tx.HIGH, "Same-source Self-contradiction"),
+        (tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction"),
+    ]:
         _declines(row, cls, intensity, lever, other)
 
 
 def test_factive_premise_never_bare_denial_nor_for_a_list_answer():
-    flag = {"source_id": "n", "query": "what are the colors of the netherlands flag", "answers": ["blue", "white", "red"],
-            "context": "The flag of the Netherlands is red, white and blue."}
-    _declines(flag, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction")  # was "Knowing that it was not blue, ..."
-    cards = {"source_id": "r", "query": "do you cut cards to the left or right", "answers": ["right"],
-             "context": "The cards are cut to the right by the player."}
-    _declines(cards, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction")  # was "Knowing that it was not right, ..."
-    novel = {"source_id": "j", "query": "when did john steinbeck write of mice and men", "answers": ["1937"],
-             "context": "Published in 1937, it tells the story of two ranch workers. It was a success."}
-    _declines(novel, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction")  # was "Given that we know that published in"
+    flag = {
+        "source_id": "n",
+        "query": "what are the colors of the netherlands flag",
+        "answers": ["blue", "white", "red"],
+        "context": "The flag of the Netherlands is red, white and blue.",
+    }
+    _declines(
+        flag, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction"
+    )  # was "Knowing that it was not blue, ..."
+    cards = {
+        "source_id": "r",
+        "query": "do you cut cards to the left or right",
+        "answers": ["right"],
+        "context": "The cards are cut to the right by the player.",
+    }
+    _declines(
+        cards, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction"
+    )  # was "Knowing that it was not right, ..."
+    novel = {
+        "source_id": "j",
+        "query": "when did john steinbeck write of mice and men",
+        "answers": ["1937"],
+        "context": "Published in 1937, it tells the story of two ranch workers. It was a success.",
+    }
+    _declines(
+        novel, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction"
+    )  # was "Given that we know that published in"
     out = generate_programmatic(DEADPOOL, tx.FALSE_PREMISE, tx.MEDIUM, 0, POOL, lever="Factive Verb Contradiction")
-    assert out["perturbed_query"].endswith("that Deadpool 2 is scheduled to be released in the United States on "
-                                           "July 18, 2019, when is the next deadpool movie being released?")
+    assert out["perturbed_query"].endswith(
+        "that Deadpool 2 is scheduled to be released in the United States on "
+        "July 18, 2019, when is the next deadpool movie being released?"
+    )
 
 
 def test_far_coarser_scale_takes_dates_in_running_text_only():
-    hollywood = {"source_id": "y", "query": "when did hollywood become the centre of the film industry",
-                 "answers": ["1912", "By 1912"],
-                 "context": "By 1912, major motion-picture companies had set up production in Los Angeles. It grew."}
-    _declines(hollywood, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale")  # was "The 20th century, major"
+    hollywood = {
+        "source_id": "y",
+        "query": "when did hollywood become the centre of the film industry",
+        "answers": ["1912", "By 1912"],
+        "context": "By 1912, major motion-picture companies had set up production in Los Angeles. It grew.",
+    }
+    _declines(
+        hollywood, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale"
+    )  # was "The 20th century, major"
     for text in ("On 1 September 1939, Germany invaded Poland.", "They won in 1948, 1949 and 1960."):
-        row = {"source_id": "v", "query": "when did it happen", "answers": ["1939" if "1939" in text else "1948"],
-               "context": text + " It was noted."}
+        row = {
+            "source_id": "v",
+            "query": "when did it happen",
+            "answers": ["1939" if "1939" in text else "1948"],
+            "context": text + " It was noted.",
+        }
         _declines(row, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale")
-    wars = {"source_id": "w", "query": "how many wars held between india and pakistan", "answers": ["four"],
-            "context": "India and Pakistan have fought four wars since 1947. Both hold nuclear weapons."}
+    wars = {
+        "source_id": "w",
+        "query": "how many wars held between india and pakistan",
+        "answers": ["four"],
+        "context": "India and Pakistan have fought four wars since 1947. Both hold nuclear weapons.",
+    }
     _declines(wars, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale")  # was "a number of wars"
 
 
 def test_parenthetical_excise_leaves_quoted_titles_whole():
-    row = {"source_id": "q", "query": "who wrote i wanna dance with somebody", "answers": ["George Merrill"],
-           "context": '"I Wanna Dance with Somebody (Who Loves Me)" was written by George Merrill. It was a hit.'}
+    row = {
+        "source_id": "q",
+        "query": "who wrote i wanna dance with somebody",
+        "answers": ["George Merrill"],
+        "context": '"I Wanna Dance with Somebody (Who Loves Me)" was written by George Merrill. It was a hit.',
+    }
     _declines(row, tx.MISSING_INFO, tx.LOW, "Parenthetical Excise")
 
 
 def test_subject_deletion_declines_a_dangling_opener():
-    row = {"source_id": "g", "query": "when was the last time ny rangers won stanley cup", "answers": ["1993-94"],
-           "context": "The Rangers are a hockey team based in New York. The Rangers most recently won the cup in 1993-94. "
-                      "The club is also one of the oldest in the league."}
+    row = {
+        "source_id": "g",
+        "query": "when was the last time ny rangers won stanley cup",
+        "answers": ["1993-94"],
+        "context": "The Rangers are a hockey team based in New York. The Rangers most recently won the cup in 1993-94. "
+        "The club is also one of the oldest in the league.",
+    }
     _declines(row, tx.MISSING_INFO, tx.HIGH, "Answer and Subject Sentences Deleted")

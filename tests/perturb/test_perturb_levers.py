@@ -9,7 +9,6 @@ LOW a settled fact and a year the passage lacks; Granularity a value a coarser w
 
 from __future__ import annotations
 
-
 import pytest
 from conftest import POOL_PATH, generate_all
 
@@ -17,7 +16,12 @@ from refusalbench import taxonomy as tx
 from refusalbench.generation.checks import check_candidate
 from refusalbench.levers import load_catalogue
 from refusalbench.perturb import (
-    PROGRAMMATIC_LEVERS_FILES, NotApplicable, coverage, format_coverage, generate_programmatic, implemented_levers,
+    PROGRAMMATIC_LEVERS_FILES,
+    NotApplicable,
+    coverage,
+    format_coverage,
+    generate_programmatic,
+    implemented_levers,
 )
 from refusalbench.perturb.text import contains_any, is_clean, raw_contains_any, split_sentences
 
@@ -25,10 +29,20 @@ MIN_COVERAGE_SINGLE = 0.7
 # cells where declining is the design (measured on this 300-question sample: Ambiguity 8 / 0 / 0 %, Contradiction
 # 66 / 23 / 19 % (equal-standing and self-contradiction take dates, years and figures only), FalsePremise LOW / MEDIUM
 # / HIGH 11 / 12 / 33 % (HIGH: "who" questions only), Granularity MEDIUM / HIGH 28 / 15 %, Epistemic MEDIUM 6 %)
-MIN_COVERAGE_CELL = {(tx.AMBIGUITY, tx.LOW): 0.04, (tx.AMBIGUITY, tx.MEDIUM): 0.0, (tx.AMBIGUITY, tx.HIGH): 0.0,
-                     (tx.CONTRADICTION, tx.LOW): 0.5, (tx.CONTRADICTION, tx.MEDIUM): 0.15, (tx.CONTRADICTION, tx.HIGH): 0.12,
-                     (tx.FALSE_PREMISE, tx.LOW): 0.05, (tx.FALSE_PREMISE, tx.MEDIUM): 0.04, (tx.FALSE_PREMISE, tx.HIGH): 0.25,
-                     (tx.GRANULARITY, tx.MEDIUM): 0.2, (tx.GRANULARITY, tx.HIGH): 0.08, (tx.EPISTEMIC, tx.MEDIUM): 0.03}
+MIN_COVERAGE_CELL = {
+    (tx.AMBIGUITY, tx.LOW): 0.04,
+    (tx.AMBIGUITY, tx.MEDIUM): 0.0,
+    (tx.AMBIGUITY, tx.HIGH): 0.0,
+    (tx.CONTRADICTION, tx.LOW): 0.5,
+    (tx.CONTRADICTION, tx.MEDIUM): 0.15,
+    (tx.CONTRADICTION, tx.HIGH): 0.12,
+    (tx.FALSE_PREMISE, tx.LOW): 0.05,
+    (tx.FALSE_PREMISE, tx.MEDIUM): 0.04,
+    (tx.FALSE_PREMISE, tx.HIGH): 0.25,
+    (tx.GRANULARITY, tx.MEDIUM): 0.2,
+    (tx.GRANULARITY, tx.HIGH): 0.08,
+    (tx.EPISTEMIC, tx.MEDIUM): 0.03,
+}
 # multi-passage: context-only coarsening needs a date, number, person or place answer in a slot a coarser description
 # fits (not applicable rather than nonsense such as "rock band a recording artist"); Ambiguity and Epistemic have no
 # multi-passage lever (their levers edit the query of a titled single passage)
@@ -41,12 +55,22 @@ def catalogue():
 
 
 def _candidate(row: dict, out: dict, cls: str, intensity: str, multi: bool) -> dict:
-    cand = {"generation_ok": True, "perturbation_class": cls, "intensity": intensity,
-            "original_query": row["query"], "original_answers": row["answers"],
-            "perturbed_query": out["perturbed_query"], "lever_selected": out["lever_selected"]}
+    cand = {
+        "generation_ok": True,
+        "perturbation_class": cls,
+        "intensity": intensity,
+        "original_query": row["query"],
+        "original_answers": row["answers"],
+        "perturbed_query": out["perturbed_query"],
+        "lever_selected": out["lever_selected"],
+    }
     if multi:
-        cand.update(original_passages=row["passages"], perturbed_passages=out["perturbed_passages"],
-                    signal_indices=row["signal_indices"], noise_indices=row["noise_indices"])
+        cand.update(
+            original_passages=row["passages"],
+            perturbed_passages=out["perturbed_passages"],
+            signal_indices=row["signal_indices"],
+            noise_indices=row["noise_indices"],
+        )
     else:
         cand.update(original_context=row["context"], perturbed_context=out["perturbed_context"])
     return cand
@@ -60,8 +84,11 @@ def _coverage_table(items: dict) -> str:
     return "\n".join(lines)
 
 
-needs_pool = pytest.mark.skipif(not POOL_PATH.is_file(), reason=f"coverage thresholds are defined over the NQ oracle pool ({POOL_PATH}); "
-                                "the 30-question bundled sample is too small a distractor pool")
+needs_pool = pytest.mark.skipif(
+    not POOL_PATH.is_file(),
+    reason=f"coverage thresholds are defined over the NQ oracle pool ({POOL_PATH}); "
+    "the 30-question bundled sample is too small a distractor pool",
+)
 
 
 @needs_pool
@@ -115,7 +142,9 @@ def test_class_invariants_and_clean_english(multi, single_items, multi_items):
             if cls in (tx.MISSING_INFO, tx.CONTRADICTION):
                 assert not query_changed, where
             if cls == tx.MISSING_INFO and intensity != tx.LOW:
-                assert not any(contains_any(t, row["answers"]) or raw_contains_any(t, row["answers"]) for t in after), where
+                assert not any(contains_any(t, row["answers"]) or raw_contains_any(t, row["answers"]) for t in after), (
+                    where
+                )
             if intensity == tx.LOW:
                 assert any(contains_any(t, row["answers"]) for t in after), where
             if multi:
@@ -179,7 +208,12 @@ def test_catalogue_restricts_the_choice(single_rows, pool):
 def test_no_answer_in_passage(pool):
     """Only the query-only FalsePremise HIGH levers, which need no answer, apply (e.g. long GaRAGe answers); LOW
     must keep a stated answer answerable, so it needs one."""
-    row = {"source_id": "x", "query": "who wrote it", "answers": ["Nobody Known"], "context": "The book appeared in 1901."}
+    row = {
+        "source_id": "x",
+        "query": "who wrote it",
+        "answers": ["Nobody Known"],
+        "context": "The book appeared in 1901.",
+    }
     for cls, intensity in tx.cells():
         if cls == tx.FALSE_PREMISE and intensity == tx.HIGH:
             out = generate_programmatic(row, cls, intensity, 1, pool)

@@ -12,7 +12,9 @@ from rb_score_helpers import labels_table  # noqa: E402
 from refusalbench.metrics.models import score_by_model  # noqa: E402
 
 
-def runs(models=("claude-sonnet-4", "gpt-4o"), budgets=None, confidence=False, benchmark="NQ", multi_passage=False) -> dict[str, dict]:
+def runs(
+    models=("claude-sonnet-4", "gpt-4o"), budgets=None, confidence=False, benchmark="NQ", multi_passage=False
+) -> dict[str, dict]:
     table = labels_table(models=models, budgets=budgets, confidence=confidence)
     if multi_passage:
         table["eligibility"] = table["answer_correct"]

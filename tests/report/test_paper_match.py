@@ -41,7 +41,10 @@ def test_matches(paper, ours, budget, expected):
 def test_packaged_paper_numbers_and_metric_mapping():
     paper = load_paper_numbers()
     assert paper is not None and {"benchmark", "model", "metric", "value"} <= set(paper.columns)
-    m = {"refusal_accuracy": {"value": 0.5, "ci_low": 0.4}, "breakdowns": {"perturbation_class": {"P-GranularityMismatch": {"refusal_accuracy": {"value": 0.3}}}}}
+    m = {
+        "refusal_accuracy": {"value": 0.5, "ci_low": 0.4},
+        "breakdowns": {"perturbation_class": {"P-GranularityMismatch": {"refusal_accuracy": {"value": 0.3}}}},
+    }
     assert our_number(m, "refusal_accuracy") == ("refusal_accuracy", 0.5, {"value": 0.5, "ci_low": 0.4})
     assert our_number(m, "REFUSE_GRANULARITY_accuracy")[1] == 0.3
     assert our_number(m, "inter_verifier_kappa_range") is None

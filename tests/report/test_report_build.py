@@ -16,10 +16,26 @@ def test_report_writes_markdown_tables_and_figures(tmp_path):
     out = report.parent
     text = report.read_text()
     assert report.name == "report.md" and text.startswith("# RefusalBench report")
-    for name in ("headline.csv", "paired_differences.csv", "refusal_rate_by_intensity.csv", "breakdowns.csv", "response_distribution.csv", "calibration.csv", "paper_comparison.csv"):
+    for name in (
+        "headline.csv",
+        "paired_differences.csv",
+        "refusal_rate_by_intensity.csv",
+        "breakdowns.csv",
+        "response_distribution.csv",
+        "calibration.csv",
+        "paper_comparison.csv",
+    ):
         assert (out / name).exists(), name
     figures = {p.name for p in (out / "figures").glob("*.png")}
-    for name in ("refusal_accuracy_ranking.png", "calibrated_refusal_dashboard.png", "detection_vs_categorisation.png", "refusal_rate_by_intensity.png", "confusion_gpt-4o.png", "class_intensity_gpt-4o.png", "reliability_gpt-4o.png"):
+    for name in (
+        "refusal_accuracy_ranking.png",
+        "calibrated_refusal_dashboard.png",
+        "detection_vs_categorisation.png",
+        "refusal_rate_by_intensity.png",
+        "confusion_gpt-4o.png",
+        "class_intensity_gpt-4o.png",
+        "reliability_gpt-4o.png",
+    ):
         assert name in figures, name
     for png in (out / "figures").glob("*.png"):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -45,7 +61,9 @@ def test_paper_numbers_beside_ours(tmp_path):
     # another benchmark: no NQ rows
     build_report(runs(benchmark="GaRAGe"), tmp_path / "g")
     garage = pd.read_csv(tmp_path / "g" / "paper_comparison.csv")
-    assert set(garage["paper_model"]) <= {"Claude-4-Sonnet", "GPT-4o"} and "answer_accuracy" not in set(garage["paper_metric"])
+    assert set(garage["paper_model"]) <= {"Claude-4-Sonnet", "GPT-4o"} and "answer_accuracy" not in set(
+        garage["paper_metric"]
+    )
     # switched off
     build_report(runs(), tmp_path / "off", paper_numbers=False)
     assert not (tmp_path / "off" / "paper_comparison.csv").exists()
@@ -59,7 +77,9 @@ def test_thinking_budget_curves(tmp_path):
     assert "Thinking-budget curves" in report.read_text()
     comparison = pd.read_csv(tmp_path / "paper_comparison.csv")
     # the paper's "(4096 thinking tokens)" row matches only the 4096 run; plain rows only budget 0
-    assert set(comparison.loc[comparison["paper_model"].str.contains("4096"), "run"]) == {"claude-sonnet-4 [budget 4096]"}
+    assert set(comparison.loc[comparison["paper_model"].str.contains("4096"), "run"]) == {
+        "claude-sonnet-4 [budget 4096]"
+    }
     assert set(comparison.loc[comparison["paper_model"] == "Claude-4-Sonnet", "run"]) == {"claude-sonnet-4 [budget 0]"}
 
 

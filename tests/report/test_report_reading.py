@@ -63,8 +63,9 @@ def test_confusion_matrix_uses_the_codes_of_logs_and_tables(captured, tmp_path):
 
 
 def test_interval_ending_at_one_keeps_its_cap_inside_the_axes(captured, tmp_path):
-    head = pd.DataFrame({"run": ["a"], "refusal_accuracy": [0.97], "refusal_accuracy_ci_low": [0.9],
-                         "refusal_accuracy_ci_high": [1.0]})
+    head = pd.DataFrame(
+        {"run": ["a"], "refusal_accuracy": [0.97], "refusal_accuracy_ci_low": [0.9], "refusal_accuracy_ci_high": [1.0]}
+    )
     plots.ranking(head, tmp_path / "r.png")
     assert captured[0].axes[0].get_xlim()[1] > 1.0
     assert plots._err([1.0], [0.9], [0.98]).min() >= 0  # an interval below its point is never a negative length

@@ -19,7 +19,12 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 @pytest.mark.parametrize(
     "model, size, family",
-    [("Qwen2.5-0.5B-Instruct", 0.5, "Qwen2.5-Instruct"), ("llama-3.1-70b", 70.0, "llama-3.1"), ("Qwen3-30B-A3B", 30.0, "Qwen3-A3B"), ("gpt-4o", None, None)],
+    [
+        ("Qwen2.5-0.5B-Instruct", 0.5, "Qwen2.5-Instruct"),
+        ("llama-3.1-70b", 70.0, "llama-3.1"),
+        ("Qwen3-30B-A3B", 30.0, "Qwen3-A3B"),
+        ("gpt-4o", None, None),
+    ],
 )
 def test_parse_size(model, size, family):
     parsed = parse_size(model)
@@ -52,7 +57,10 @@ def test_alignment_pair_with_paired_differences(tmp_path):
     diffs = pd.read_csv(tmp_path / "alignment_differences.csv")
     assert set(diffs["reference"]) == {"OLMo-2-1124-7B-SFT"} and set(diffs["run"]) == {"OLMo-2-1124-7B-DPO"}
     ra = diffs.set_index("metric").loc["refusal_accuracy", "difference"]
-    expected = data["OLMo-2-1124-7B-DPO"]["refusal_accuracy"]["value"] - data["OLMo-2-1124-7B-SFT"]["refusal_accuracy"]["value"]
+    expected = (
+        data["OLMo-2-1124-7B-DPO"]["refusal_accuracy"]["value"]
+        - data["OLMo-2-1124-7B-SFT"]["refusal_accuracy"]["value"]
+    )
     assert ra == pytest.approx(expected)
     assert "## Alignment stages" in text and (tmp_path / "figures" / "alignment_stages.png").read_bytes()[:8] == PNG
     assert "Model scale" not in text  # one size per family is no series
@@ -60,7 +68,9 @@ def test_alignment_pair_with_paired_differences(tmp_path):
     for m in data.values():
         m.pop("cluster_sums")
     build_report(data, tmp_path / "bare")
-    assert (tmp_path / "bare" / "alignment_stages.csv").exists() and not (tmp_path / "bare" / "alignment_differences.csv").exists()
+    assert (tmp_path / "bare" / "alignment_stages.csv").exists() and not (
+        tmp_path / "bare" / "alignment_differences.csv"
+    ).exists()
 
 
 def test_no_rq3_sections_without_their_data(tmp_path):
@@ -83,8 +93,12 @@ def test_domain_breakdown_from_the_score_stage(tmp_path):
     out = ctx.run_dir / "report"
     table = pd.read_csv(out / "domain_breakdown.csv")
     assert set(table["domain"]) == {"Science", "Health", "Finance"} and set(table["run"]) == {"gpt-4o"}
-    assert table.set_index("domain").loc["Health", "refusal_accuracy"] == pytest.approx(by_domain["Health"]["refusal_accuracy"]["value"])
+    assert table.set_index("domain").loc["Health", "refusal_accuracy"] == pytest.approx(
+        by_domain["Health"]["refusal_accuracy"]["value"]
+    )
     text = (out / "report.md").read_text()
     assert "## Breakdown by domain" in text
     for metric in ("refusal_accuracy", "answer_accuracy"):
-        assert (out / "figures" / f"domain_{metric}.png").read_bytes()[:8] == PNG and f"figures/domain_{metric}.png" in text
+        assert (out / "figures" / f"domain_{metric}.png").read_bytes()[
+            :8
+        ] == PNG and f"figures/domain_{metric}.png" in text

@@ -31,34 +31,66 @@ NQ_EXPECTED_RULE = {"r1": "REFUSE_INFO_MISSING_IN_CONTEXT", "r2": "REFUSE_OTHER"
 def nq_benchmark(items=NQ_ITEMS) -> pd.DataFrame:
     rows = []
     for marker, cls, intensity, answers, _ in items:
-        rows.append(dict(
-            id=f"RB-{marker}", source_id=f"src-{marker[0]}", generator_model="gpt", perturbation_class=cls,
-            intensity=intensity, expected_rag_behavior=ground_truth(cls, intensity), lever_selected="lever",
-            original_query=f"original question {marker}?", original_context=f"original context {marker}.",
-            original_answers=answers, perturbed_query=f"Question [{marker}]?",
-            perturbed_context=f"Perturbed context for {marker}.", implementation_reasoning="r",
-        ))
+        rows.append(
+            dict(
+                id=f"RB-{marker}",
+                source_id=f"src-{marker[0]}",
+                generator_model="gpt",
+                perturbation_class=cls,
+                intensity=intensity,
+                expected_rag_behavior=ground_truth(cls, intensity),
+                lever_selected="lever",
+                original_query=f"original question {marker}?",
+                original_context=f"original context {marker}.",
+                original_answers=answers,
+                perturbed_query=f"Question [{marker}]?",
+                perturbed_context=f"Perturbed context for {marker}.",
+                implementation_reasoning="r",
+            )
+        )
     return pd.DataFrame(rows)
 
 
 def garage_benchmark() -> pd.DataFrame:
     rows = []
-    for marker, intensity, reply in [("g1", "LOW", "Paris is the capital [1]."), ("g2", "HIGH", "REFUSE_OTHER"),
-                                     ("g3", "LOW", "I am not able to say from these results.")]:
+    for marker, intensity, reply in [
+        ("g1", "LOW", "Paris is the capital [1]."),
+        ("g2", "HIGH", "REFUSE_OTHER"),
+        ("g3", "LOW", "I am not able to say from these results."),
+    ]:
         cls = "P-MissingInfo"
-        rows.append(dict(
-            id=f"RB-{marker}", source_id=f"src-{marker}", generator_model="claude", perturbation_class=cls,
-            intensity=intensity, expected_rag_behavior=ground_truth(cls, intensity), lever_selected="lever",
-            original_query="q", original_context=None, original_answers=["Paris"],
-            perturbed_query=f"Question [{marker}]?", perturbed_context=None, implementation_reasoning="r",
-            query=f"Question [{marker}]?", grounding=[f"Paris is the capital of France ({marker}).", "Noise passage."],
-            reference_answer="Paris is the capital of France.", signal_indices=[0], noise_indices=[1],
-            relevant=[True, False], domain="Geography",
-        ))
+        rows.append(
+            dict(
+                id=f"RB-{marker}",
+                source_id=f"src-{marker}",
+                generator_model="claude",
+                perturbation_class=cls,
+                intensity=intensity,
+                expected_rag_behavior=ground_truth(cls, intensity),
+                lever_selected="lever",
+                original_query="q",
+                original_context=None,
+                original_answers=["Paris"],
+                perturbed_query=f"Question [{marker}]?",
+                perturbed_context=None,
+                implementation_reasoning="r",
+                query=f"Question [{marker}]?",
+                grounding=[f"Paris is the capital of France ({marker}).", "Noise passage."],
+                reference_answer="Paris is the capital of France.",
+                signal_indices=[0],
+                noise_indices=[1],
+                relevant=[True, False],
+                domain="Geography",
+            )
+        )
     return pd.DataFrame(rows)
 
 
-GARAGE_REPLIES = {"g1": "Paris is the capital [1].", "g2": "REFUSE_OTHER", "g3": "I am not able to say from these results."}
+GARAGE_REPLIES = {
+    "g1": "Paris is the capital [1].",
+    "g2": "REFUSE_OTHER",
+    "g3": "I am not able to say from these results.",
+}
 
 
 def marker_of(body: dict) -> Optional[str]:
@@ -69,8 +101,10 @@ def marker_of(body: dict) -> Optional[str]:
 
 def scripted(replies: dict) -> Callable[[dict], object]:
     """A responder giving each item's scripted reply (found by the [marker] in its query)."""
+
     def respond(body: dict):
         return replies[marker_of(body)]
+
     return respond
 
 
@@ -88,9 +122,16 @@ def close_contexts():
 NQ_REPLIES = {marker: reply for marker, *_, reply in NQ_ITEMS}
 
 
-def make_ctx(tmp_path: Path, model: ModelConfig, judge: Optional[JudgeConfig] = None, *,
-             evaluate: Optional[EvaluateConfig] = None, benchmark: Optional[pd.DataFrame] = None,
-             run_name: str = "run", multi: bool = False) -> RunContext:
+def make_ctx(
+    tmp_path: Path,
+    model: ModelConfig,
+    judge: Optional[JudgeConfig] = None,
+    *,
+    evaluate: Optional[EvaluateConfig] = None,
+    benchmark: Optional[pd.DataFrame] = None,
+    run_name: str = "run",
+    multi: bool = False,
+) -> RunContext:
     """A run context in tmp_path/run_name with a shared cache; writes `benchmark` as the run's benchmark."""
     run_dir = tmp_path / run_name
     run_dir.mkdir(parents=True, exist_ok=True)

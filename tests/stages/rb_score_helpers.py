@@ -46,8 +46,12 @@ def labels_table(models=("gpt-4o",), n_items=72, seed=0, budgets=None, confidenc
             frame["reasoning_budget"] = budgets[k]
         pred = rng.choice(PREDICTION_LABELS[:8], n_items)
         keep = rng.random(n_items) < 0.5
-        frame["predicted_label"] = np.where(keep & (frame["expected_rag_behavior"] != "ANSWER_CORRECTLY"), frame["expected_rag_behavior"], pred)
-        frame["answer_correct"] = pd.array(np.where(frame["predicted_label"] == "answer_attempt", rng.random(n_items) < 0.6, None), dtype="boolean")
+        frame["predicted_label"] = np.where(
+            keep & (frame["expected_rag_behavior"] != "ANSWER_CORRECTLY"), frame["expected_rag_behavior"], pred
+        )
+        frame["answer_correct"] = pd.array(
+            np.where(frame["predicted_label"] == "answer_attempt", rng.random(n_items) < 0.6, None), dtype="boolean"
+        )
         if confidence:
             frame["confidence"] = rng.uniform(0, 1, n_items)
         frames.append(frame)

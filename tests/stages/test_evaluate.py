@@ -6,10 +6,18 @@ import dataclasses
 
 import pandas as pd
 import pytest
-
 from helpers import model_cfg_for
-from rb_eval_helpers import close_contexts  # noqa: F401 (autouse fixture)
-from rb_eval_helpers import GARAGE_REPLIES, NQ_ITEMS, NQ_REPLIES, garage_benchmark, make_ctx, marker_of, nq_benchmark, scripted
+from rb_eval_helpers import (
+    GARAGE_REPLIES,
+    NQ_ITEMS,
+    NQ_REPLIES,
+    close_contexts,  # noqa: F401 (autouse fixture)
+    garage_benchmark,
+    make_ctx,
+    marker_of,
+    nq_benchmark,
+    scripted,
+)
 
 from refusalbench.config import EvaluateConfig, ReasoningConfig
 from refusalbench.errors import UserError
@@ -26,7 +34,14 @@ def test_outputs_columns_and_values(tmp_path, test_server):
     evaluate.run(ctx)
     out = ctx.read_table("outputs")
     assert len(out) == len(NQ_ITEMS)
-    for col in ("id", "perturbation_class", "intensity", "expected_rag_behavior", "original_answers", *evaluate.OUTPUT_COLUMNS):
+    for col in (
+        "id",
+        "perturbation_class",
+        "intensity",
+        "expected_rag_behavior",
+        "original_answers",
+        *evaluate.OUTPUT_COLUMNS,
+    ):
         assert col in out.columns, col
     by_id = out.set_index("id")
     assert by_id.loc["RB-a1", "raw_output"] == "Paris."
@@ -50,7 +65,9 @@ def test_outputs_columns_and_values(tmp_path, test_server):
 def test_interrupted_rerun_repeats_no_finished_call(tmp_path, test_server):
     test_server.set_responder(scripted(NQ_REPLIES))
     bench = nq_benchmark()
-    first = make_ctx(tmp_path, model_cfg_for(test_server), benchmark=bench, evaluate=EvaluateConfig(limit=3), run_name="r1")
+    first = make_ctx(
+        tmp_path, model_cfg_for(test_server), benchmark=bench, evaluate=EvaluateConfig(limit=3), run_name="r1"
+    )
     evaluate.run(first)  # "interrupted" after the first three items
     assert len(_evaluated_requests(test_server)) == 3
     test_server.reset()
@@ -98,8 +115,9 @@ def test_benchmark_sources(tmp_path, test_server):
     test_server.set_responder(scripted(NQ_REPLIES))
     path = tmp_path / "bench.jsonl"
     nq_benchmark().head(2).to_json(path, orient="records", lines=True)
-    ctx = make_ctx(tmp_path, model_cfg_for(test_server), benchmark=nq_benchmark(),
-                   evaluate=EvaluateConfig(benchmark=str(path)))
+    ctx = make_ctx(
+        tmp_path, model_cfg_for(test_server), benchmark=nq_benchmark(), evaluate=EvaluateConfig(benchmark=str(path))
+    )
     evaluate.run(ctx)  # the explicit file wins over the run directory's benchmark
     assert len(ctx.read_table("outputs")) == 2
     empty = make_ctx(tmp_path, model_cfg_for(test_server), run_name="empty")
@@ -116,8 +134,15 @@ def test_bad_benchmark_and_config(tmp_path, test_server):
     with pytest.raises(UserError, match="duplicate"):
         evaluate.run(make_ctx(tmp_path, model_cfg_for(test_server), benchmark=dup, run_name="b"))
     with pytest.raises(UserError, match="prompt_variant"):
-        evaluate.run(make_ctx(tmp_path, model_cfg_for(test_server), benchmark=nq_benchmark(), run_name="c",
-                              evaluate=EvaluateConfig(prompt_variant="cot")))
+        evaluate.run(
+            make_ctx(
+                tmp_path,
+                model_cfg_for(test_server),
+                benchmark=nq_benchmark(),
+                run_name="c",
+                evaluate=EvaluateConfig(prompt_variant="cot"),
+            )
+        )
     assert not test_server.requests
 
 
@@ -139,6 +164,7 @@ def test_model_cfg_gets_run_reasoning(tmp_path, test_server, monkeypatch):
 
         def run(self, model_cfg, specs, role, desc=""):
             from refusalbench.llm import Completion
+
             seen.update(model=model_cfg, role=role, specs=specs)
             return [Completion(key=s.key, text="Paris.") for s in specs]
 
@@ -149,5 +175,7 @@ def test_model_cfg_gets_run_reasoning(tmp_path, test_server, monkeypatch):
     evaluate.run(ctx)
     assert seen["role"] == "evaluated"
     assert seen["model"].reasoning == ReasoningConfig(effort="low")
-    assert dataclasses.replace(seen["model"], reasoning=ReasoningConfig()) == dataclasses.replace(ctx.cfg.model, reasoning=ReasoningConfig())
+    assert dataclasses.replace(seen["model"], reasoning=ReasoningConfig()) == dataclasses.replace(
+        ctx.cfg.model, reasoning=ReasoningConfig()
+    )
     assert ctx.read_table("outputs")["reasoning_effort"].tolist() == ["low"]

@@ -19,8 +19,10 @@ from refusalbench.errors import UserError
 from refusalbench.generation.fatal import FIRST_BATCH, fatal_error
 from refusalbench.stages import check, generate, verify
 
-GEN = {"gpt": ModelConfig(name="openai/gpt-test", id="gpt-test", max_retries=0),
-       "nova": ModelConfig(name="openai/nova-test", id="nova-test", max_retries=0)}
+GEN = {
+    "gpt": ModelConfig(name="openai/gpt-test", id="gpt-test", max_retries=0),
+    "nova": ModelConfig(name="openai/nova-test", id="nova-test", max_retries=0),
+}
 VER = {"claude": ModelConfig(name="openai/claude-test", id="claude-test")}
 
 

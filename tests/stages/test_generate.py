@@ -26,7 +26,9 @@ GEN = {"gpt": ModelConfig(name="openai/gpt-test", id="gpt-test", max_retries=0)}
 
 
 def run_generate(tmp_path, responder, base=None, generators=GEN, **panel):
-    cfg = make_cfg(tmp_path, dict(generators), {}, source=write_base(tmp_path, single_base() if base is None else base), **panel)
+    cfg = make_cfg(
+        tmp_path, dict(generators), {}, source=write_base(tmp_path, single_base() if base is None else base), **panel
+    )
     layer = ScriptedLayer(responder)
     ctx = context_with(cfg, tmp_path / "run", layer)
     generate.run(ctx)
@@ -94,7 +96,9 @@ def test_ground_truth_by_rule_echo_recorded(tmp_path):
 
 
 def test_round_robin_balanced_and_only_assigned_lever_shown(tmp_path):
-    base = pd.concat([single_base().assign(source_id=lambda d: d.source_id + f"-{k}") for k in range(10)], ignore_index=True)
+    base = pd.concat(
+        [single_base().assign(source_id=lambda d: d.source_id + f"-{k}") for k in range(10)], ignore_index=True
+    )
     shown = []
 
     def responder(messages, cfg):
@@ -200,8 +204,13 @@ def _nq_file(tmp_path, n=100):
     path = tmp_path / "nq100.jsonl"
     with path.open("w") as fh:
         for i in range(n):
-            rec = {"question": f"who built landmark number {i}", "answers": [f"Builder {i}"],
-                   "ctxs": [{"title": f"Landmark {i}", "text": f"Landmark number {i} was built by Builder {i} in {1800 + i}."}]}
+            rec = {
+                "question": f"who built landmark number {i}",
+                "answers": [f"Builder {i}"],
+                "ctxs": [
+                    {"title": f"Landmark {i}", "text": f"Landmark number {i} was built by Builder {i} in {1800 + i}."}
+                ],
+            }
             fh.write(json.dumps(rec) + "\n")
     return path
 
@@ -211,8 +220,11 @@ def _fake_perturb(multi_style):
 
     def generate_programmatic(base_row, perturbation_class, intensity, seed, catalogue, multi_passage, lever=None):
         names = [lv.name for lv in catalogue.levers(perturbation_class, intensity)]
-        out = {"lever_selected": lever or names[seed % len(names)], "implementation_reasoning": "rule",
-               "perturbed_query": base_row["query"] + " exactly?"}
+        out = {
+            "lever_selected": lever or names[seed % len(names)],
+            "implementation_reasoning": "rule",
+            "perturbed_query": base_row["query"] + " exactly?",
+        }
         if not multi_passage:
             out["perturbed_context"] = base_row["context"]
         elif multi_style == "full":
@@ -226,8 +238,9 @@ def _fake_perturb(multi_style):
         return ["Invented Lever", "Balanced Polysemy"]
 
     pool_type = types.SimpleNamespace(from_base=lambda base: None)
-    return types.SimpleNamespace(generate_programmatic=generate_programmatic, implemented_levers=implemented_levers,
-                                 DistractorPool=pool_type)
+    return types.SimpleNamespace(
+        generate_programmatic=generate_programmatic, implemented_levers=implemented_levers, DistractorPool=pool_type
+    )
 
 
 @pytest.mark.parametrize("style", ["full", "labels"])
@@ -289,8 +302,13 @@ def test_server_call_failures_are_retried_on_rerun(tmp_path, test_server):
 
     respond = server_responder()
     down = {"on": True}
-    test_server.set_responder(lambda body: {"status": 503, "message": "overloaded"}
-                              if down["on"] and "P-Contradiction" in body["messages"][0]["content"] else respond(body))
+    test_server.set_responder(
+        lambda body: (
+            {"status": 503, "message": "overloaded"}
+            if down["on"] and "P-Contradiction" in body["messages"][0]["content"]
+            else respond(body)
+        )
+    )
     df = _run(_server_ctx(tmp_path, test_server, max_retries=0))
     failed = df["generation_failure_kind"] == "call"
     assert failed.sum() == 6 and df.loc[failed, "generation_error"].str.contains("call failed").all()

@@ -6,11 +6,18 @@ import json
 
 import pandas as pd
 import pytest
-
 from helpers import model_cfg_for
-from rb_eval_helpers import (GARAGE_REPLIES, close_contexts,  # noqa: F401 (autouse fixture)
-                              NQ_EXPECTED_RULE, NQ_REPLIES, garage_benchmark, make_ctx, marker_of,
-                             nq_benchmark, scripted)
+from rb_eval_helpers import (
+    GARAGE_REPLIES,
+    NQ_EXPECTED_RULE,
+    NQ_REPLIES,
+    close_contexts,  # noqa: F401 (autouse fixture)
+    garage_benchmark,
+    make_ctx,
+    marker_of,
+    nq_benchmark,
+    scripted,
+)
 
 from refusalbench.config import EvaluateConfig, JudgeConfig
 from refusalbench.errors import UserError
@@ -36,8 +43,14 @@ def _labels_by_marker(ctx) -> pd.DataFrame:
 
 def _evaluate(tmp_path, server, benchmark=None, judge_cfg=None, multi=False, **kw):
     server.set_responder(_router(GARAGE_REPLIES if multi else NQ_REPLIES))
-    ctx = make_ctx(tmp_path, model_cfg_for(server), judge_cfg, benchmark=benchmark if benchmark is not None
-                   else (garage_benchmark() if multi else nq_benchmark()), multi=multi, **kw)
+    ctx = make_ctx(
+        tmp_path,
+        model_cfg_for(server),
+        judge_cfg,
+        benchmark=benchmark if benchmark is not None else (garage_benchmark() if multi else nq_benchmark()),
+        multi=multi,
+        **kw,
+    )
     evaluate.run(ctx)
     return ctx
 
@@ -50,6 +63,7 @@ def _router(replies, judge_fn=None):
         if body.get("model") == JUDGE_NAME:
             return judge_fn(body)
         return evaluated(body)
+
     return respond
 
 
@@ -58,14 +72,29 @@ def _judge_verdict(body) -> str:
     prompt = body["messages"][0]["content"]
     response = prompt.rsplit('RESPONSE:\n"""\n', 1)[1].rsplit('\n"""', 1)[0]
     if "cannot answer" in response or "not able to say" in response:
-        return json.dumps({"classification": "REFUSE_FALSE_PREMISE_IN_QUERY", "quality_score": None,
-                           "explanation": "declines in plain language"})
+        return json.dumps(
+            {
+                "classification": "REFUSE_FALSE_PREMISE_IN_QUERY",
+                "quality_score": None,
+                "explanation": "declines in plain language",
+            }
+        )
     if "grounding" in prompt or "SEARCH RESULTS" in prompt:
-        return json.dumps({"classification": "answer_attempt", "eligibility": 1, "factuality_all": 1,
-                           "factuality_relevant": 1, "explanation": "supported"})
+        return json.dumps(
+            {
+                "classification": "answer_attempt",
+                "eligibility": 1,
+                "factuality_all": 1,
+                "factuality_relevant": 1,
+                "explanation": "supported",
+            }
+        )
     score = 5 if "Paris" in response or "Obama" in response else 2
-    return "Here is my verdict:\n```json\n" + json.dumps({"classification": "answer_attempt", "quality_score": score,
-                                                        "explanation": "graded"}) + "\n```"
+    return (
+        "Here is my verdict:\n```json\n"
+        + json.dumps({"classification": "answer_attempt", "quality_score": score, "explanation": "graded"})
+        + "\n```"
+    )
 
 
 def test_deterministic_end_to_end(tmp_path, test_server):
@@ -83,8 +112,21 @@ def test_deterministic_end_to_end(tmp_path, test_server):
     assert not lab.loc["a2", "answer_correct"] and lab.loc["a2", "answer_f1"] < 0.5
     assert lab.loc["a3", "answer_correct"] and not lab.loc["a3", "answer_em"]  # F1 4/7 >= 0.5
     assert pd.isna(lab.loc["r1", "answer_correct"]) and pd.isna(lab.loc["r1", "answer_f1"])
-    for col in ("predicted_label", "label_source", "answer_correct", "answer_quality_score", "answer_f1", "answer_em",
-                "eligibility", "factuality_all", "factuality_relevant", "confidence", "judge_reason", "raw_output", "model"):
+    for col in (
+        "predicted_label",
+        "label_source",
+        "answer_correct",
+        "answer_quality_score",
+        "answer_f1",
+        "answer_em",
+        "eligibility",
+        "factuality_all",
+        "factuality_relevant",
+        "confidence",
+        "judge_reason",
+        "raw_output",
+        "model",
+    ):
         assert col in lab.columns
     assert (lab["judge"] == "deterministic").all()
     assert len(_evaluated(test_server)) == n_eval  # judging never calls the evaluated model
@@ -107,7 +149,9 @@ def test_llm_judge_path(tmp_path, test_server, monkeypatch):
     n_eval = len(_evaluated(test_server))
     rendered = []
     real_render = judge_prompt.render
-    monkeypatch.setattr(judge_prompt, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw))
+    monkeypatch.setattr(
+        judge_prompt, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw)
+    )
     judge.run(ctx)
     lab = _labels_by_marker(ctx)
     assert len(_evaluated(test_server)) == n_eval
@@ -115,7 +159,9 @@ def test_llm_judge_path(tmp_path, test_server, monkeypatch):
     assert len(calls) == 4  # a1, a2, a3, r3: the rule settled the rest
     assert all(b.get("temperature") == 0 for b in calls)
     assert all((b.get("response_format") or {}).get("type") in ("json_object", "json_schema") for b in calls)
-    assert lab.loc["r3", "predicted_label"] == "REFUSE_FALSE_PREMISE_IN_QUERY" and lab.loc["r3", "label_source"] == "judge"
+    assert (
+        lab.loc["r3", "predicted_label"] == "REFUSE_FALSE_PREMISE_IN_QUERY" and lab.loc["r3", "label_source"] == "judge"
+    )
     assert lab.loc["a1", "answer_quality_score"] == 5 and lab.loc["a1", "answer_correct"]
     assert lab.loc["a2", "answer_quality_score"] == 2 and not lab.loc["a2", "answer_correct"]
     assert lab.loc["r1", "label_source"] == "rule"
@@ -173,11 +219,17 @@ def test_llm_judge_multi_passage(tmp_path, test_server, monkeypatch):
     test_server.set_responder(_router(GARAGE_REPLIES, _judge_verdict))
     rendered = []
     real_render = judge_prompt.render
-    monkeypatch.setattr(judge_prompt, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw))
+    monkeypatch.setattr(
+        judge_prompt, "render", lambda name, **kw: rendered.append((name, kw)) or real_render(name, **kw)
+    )
     judge.run(ctx)
     lab = _labels_by_marker(ctx)
     assert lab.loc["g1", "predicted_label"] == "answer_attempt"
-    assert (lab.loc["g1", "eligibility"], lab.loc["g1", "factuality_all"], lab.loc["g1", "factuality_relevant"]) == (1, 1, 1)
+    assert (lab.loc["g1", "eligibility"], lab.loc["g1", "factuality_all"], lab.loc["g1", "factuality_relevant"]) == (
+        1,
+        1,
+        1,
+    )
     assert lab.loc["g1", "answer_correct"] and pd.isna(lab.loc["g1", "answer_quality_score"])
     assert lab.loc["g2", "predicted_label"] == "REFUSE_OTHER" and lab.loc["g2", "label_source"] == "rule"
     assert lab.loc["g3", "predicted_label"] == "REFUSE_FALSE_PREMISE_IN_QUERY"
@@ -203,8 +255,9 @@ def test_confidence_parsed_and_stripped(tmp_path, test_server):
     bench = nq_benchmark()
     bench = bench[bench["id"].isin(["RB-a1", "RB-r1"])]
     test_server.set_responder(scripted(replies))
-    ctx = make_ctx(tmp_path, model_cfg_for(test_server), benchmark=bench,
-                   evaluate=EvaluateConfig(prompt_variant="confidence"))
+    ctx = make_ctx(
+        tmp_path, model_cfg_for(test_server), benchmark=bench, evaluate=EvaluateConfig(prompt_variant="confidence")
+    )
     evaluate.run(ctx)
     judge.run(ctx)
     lab = _labels_by_marker(ctx)

@@ -78,7 +78,9 @@ def test_predictions_file_with_output_path(tmp_path):
 
 def test_predictions_file_without_quality_scores(tmp_path):
     preds = tmp_path / "p.csv"
-    pd.read_csv(pd.io.common.StringIO(PREDICTIONS_CSV)).query("model_id == 'a'").drop(columns="answer_quality_score").to_csv(preds, index=False)
+    pd.read_csv(pd.io.common.StringIO(PREDICTIONS_CSV)).query("model_id == 'a'").drop(
+        columns="answer_quality_score"
+    ).to_csv(preds, index=False)
     ctx = make_ctx(tmp_path, predictions=str(preds))
     score.run(ctx)
     metrics = json.loads((ctx.run_dir / "metrics.json").read_text())

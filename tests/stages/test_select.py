@@ -7,10 +7,18 @@ import json
 import datasets
 import pandas as pd
 import pytest
-
 from generation.fakes import (
-    ScriptedLayer, context_with, generator_reply, is_verifier, make_cfg, multi_base, single_base, verifier_reply, write_base,
+    ScriptedLayer,
+    context_with,
+    generator_reply,
+    is_verifier,
+    make_cfg,
+    multi_base,
+    single_base,
+    verifier_reply,
+    write_base,
 )
+
 from refusalbench import taxonomy
 from refusalbench.config import DatasetConfig, ModelConfig
 from refusalbench.stages import check, generate, select, verify
@@ -29,13 +37,29 @@ def synthetic(tmp_path, votes_for, generators=("gpt", "claude"), per_cell=5):
         for cls, intensity in taxonomy.cells():
             for j in range(per_cell):
                 cid = f"{g}{k:05d}"
-                checked.append({
-                    "candidate_id": cid, "source_id": f"s{j}", "perturbation_class": cls, "intensity": intensity,
-                    "expected_rag_behavior": taxonomy.ground_truth(cls, intensity), "generator": g,
-                    "generator_model_id": g, "generator_model_full": f"openai/{g}", "lever_selected": "L",
-                    "original_query": "q?", "original_context": "c.", "original_answers": ["a"], "perturbed_query": "q2?",
-                    "perturbed_context": "c.", "implementation_reasoning": "r", "generation_ok": True, "check_ok": True,
-                    "prompt_version": "p", "lever_assignment": "llm_choice"})
+                checked.append(
+                    {
+                        "candidate_id": cid,
+                        "source_id": f"s{j}",
+                        "perturbation_class": cls,
+                        "intensity": intensity,
+                        "expected_rag_behavior": taxonomy.ground_truth(cls, intensity),
+                        "generator": g,
+                        "generator_model_id": g,
+                        "generator_model_full": f"openai/{g}",
+                        "lever_selected": "L",
+                        "original_query": "q?",
+                        "original_context": "c.",
+                        "original_answers": ["a"],
+                        "perturbed_query": "q2?",
+                        "perturbed_context": "c.",
+                        "implementation_reasoning": "r",
+                        "generation_ok": True,
+                        "check_ok": True,
+                        "prompt_version": "p",
+                        "lever_assignment": "llm_choice",
+                    }
+                )
                 for v, verdict in zip(VER_KEYS, votes_for(k)):
                     votes.append({"candidate_id": cid, "verifier": v, "verdict": verdict})
                 k += 1
@@ -56,8 +80,13 @@ def run_select(tmp_path, votes_path, consensus="unanimous", per_stratum=2, per_g
 
 
 def test_consensus_unanimous_majority_tie(tmp_path):
-    patterns = [["PASS"] * 4, ["PASS", "PASS", "PASS", "FAIL"], ["PASS", "PASS", "FAIL", "FAIL"],
-                ["PASS", "PASS", "PASS", "UNSCORED"], ["PASS", "PASS", "UNSCORED"]]
+    patterns = [
+        ["PASS"] * 4,
+        ["PASS", "PASS", "PASS", "FAIL"],
+        ["PASS", "PASS", "FAIL", "FAIL"],
+        ["PASS", "PASS", "PASS", "UNSCORED"],
+        ["PASS", "PASS", "UNSCORED"],
+    ]
     path = synthetic(tmp_path, lambda k: patterns[k % 5], generators=("gpt",), per_cell=5)
     cons = run_select(tmp_path, path, "unanimous").read_table("consensus")
     by_pattern = cons.assign(p=cons.candidate_id.str[3:].astype(int) % 5).groupby("p")
@@ -97,7 +126,9 @@ def test_released_schema_round_trip(tmp_path):
 
     reloaded = load_benchmark(DatasetConfig(kind="refusalbench_nq", path=str(jsonl))).table
     assert sorted(reloaded["id"]) == sorted(bench["id"])
-    pq = datasets.load_dataset("parquet", data_files=str(tmp_path / "run" / "benchmark_released.parquet"), split="train")
+    pq = datasets.load_dataset(
+        "parquet", data_files=str(tmp_path / "run" / "benchmark_released.parquet"), split="train"
+    )
     assert sorted(pq["id"]) == sorted(bench["id"])
 
 
@@ -130,7 +161,10 @@ def _full(tmp_path, base, verdict):
     def responder(messages, cfg):
         return verdict(messages, cfg) if is_verifier(messages) else generator_reply(messages[0]["content"])
 
-    gens = {"gpt": ModelConfig(name="openai/gpt-test", id="gpt-test"), "claude": ModelConfig(name="openai/claude-test", id="claude-test")}
+    gens = {
+        "gpt": ModelConfig(name="openai/gpt-test", id="gpt-test"),
+        "claude": ModelConfig(name="openai/claude-test", id="claude-test"),
+    }
     cfg = make_cfg(tmp_path, gens, dict(gens), source=write_base(tmp_path, base))
     ctx = context_with(cfg, tmp_path / "run", ScriptedLayer(responder))
     for stage in (generate, check, verify, select):
@@ -142,7 +176,9 @@ def test_end_to_end_single_passage(tmp_path):
     # the claude verifier fails every HIGH candidate except FalsePremise ones
     def verdict(messages, cfg):
         prompt = messages[0]["content"]
-        return verifier_reply("FAIL" if cfg.id == "claude-test" and "claims HIGH" in prompt and "Why did" not in prompt else "PASS")
+        return verifier_reply(
+            "FAIL" if cfg.id == "claude-test" and "claims HIGH" in prompt and "Why did" not in prompt else "PASS"
+        )
 
     ctx = _full(tmp_path, single_base(), verdict)
     bench = ctx.read_table("benchmark")
@@ -157,9 +193,13 @@ def test_end_to_end_single_passage(tmp_path):
 
 
 def test_end_to_end_multi_passage(tmp_path):
-    ctx = _full(tmp_path, multi_base(), lambda m, c: json.dumps({"verification_result": "PASS", "strategy_compliance": True}))
+    ctx = _full(
+        tmp_path, multi_base(), lambda m, c: json.dumps({"verification_result": "PASS", "strategy_compliance": True})
+    )
     bench = ctx.read_table("benchmark")
-    assert len(bench) == 36 and {"grounding", "signal_indices", "noise_indices", "reference_answer", "query"} <= set(bench.columns)
+    assert len(bench) == 36 and {"grounding", "signal_indices", "noise_indices", "reference_answer", "query"} <= set(
+        bench.columns
+    )
     row = bench[(bench.perturbation_class == "P-MissingInfo") & (bench.intensity == "HIGH")].iloc[0]
     assert all("Gustave Eiffel" not in p for p in row.grounding) and len(row.grounding) == 5
     loaded = datasets.load_dataset("json", data_files=str(tmp_path / "run" / "benchmark_released.jsonl"), split="train")
@@ -169,6 +209,7 @@ def test_end_to_end_multi_passage(tmp_path):
 def test_multi_passage_nq_end_to_end_with_test_server(tmp_path, test_server):
     from generation.fakes import server_responder
     from helpers import model_cfg_for
+
     from refusalbench.context import RunContext
     from refusalbench.paths import PACKAGE_DATA_DIR
 
@@ -176,7 +217,9 @@ def test_multi_passage_nq_end_to_end_with_test_server(tmp_path, test_server):
     gen = {"gpt": model_cfg_for(test_server, "gpt-test", max_tokens=4000)}
     ver = {"gpt": model_cfg_for(test_server, "gpt-test"), "claude": model_cfg_for(test_server, "claude-test")}
     cfg = make_cfg(tmp_path, gen, ver)
-    cfg.dataset = DatasetConfig(kind="nq_multi", path=str(PACKAGE_DATA_DIR / "nq_sample.jsonl"), multi_passage=True, n_base=2)
+    cfg.dataset = DatasetConfig(
+        kind="nq_multi", path=str(PACKAGE_DATA_DIR / "nq_sample.jsonl"), multi_passage=True, n_base=2
+    )
     ctx = RunContext(cfg=cfg, run_dir=tmp_path / "run")
     try:
         for stage in (generate, check, verify, select):
@@ -190,22 +233,29 @@ def test_multi_passage_nq_end_to_end_with_test_server(tmp_path, test_server):
     assert len(bench) == 18 and bench["grounding"].map(len).eq(10).all()
     from refusalbench.data import load_benchmark
 
-    reloaded = load_benchmark(DatasetConfig(kind="refusalbench_garage", path=str(tmp_path / "run" / "benchmark_released.jsonl"))).table
+    reloaded = load_benchmark(
+        DatasetConfig(kind="refusalbench_garage", path=str(tmp_path / "run" / "benchmark_released.jsonl"))
+    ).table
     assert sorted(reloaded["id"]) == sorted(bench["id"])
 
 
 def test_openai_compatible_preset_runs_the_generate_pipeline(tmp_path, test_server):
+    from generation.fakes import server_responder
     from hydra import compose, initialize_config_dir
 
-    from generation.fakes import server_responder
     from refusalbench.cli import run_pipeline, validate
     from refusalbench.config import register_configs
     from refusalbench.paths import CONF_DIR
 
     test_server.set_responder(server_responder())
     register_configs()
-    overrides = ["experiment=generate_openai_compatible", "generators.models.local.name=test-model",
-                 f"generators.models.local.api_base={test_server.url}", "dataset.n_base=1", f"cache.dir={tmp_path / 'cache'}"]
+    overrides = [
+        "experiment=generate_openai_compatible",
+        "generators.models.local.name=test-model",
+        f"generators.models.local.api_base={test_server.url}",
+        "dataset.n_base=1",
+        f"cache.dir={tmp_path / 'cache'}",
+    ]
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = validate(compose(config_name="config", overrides=overrides))
     ctx = run_pipeline(cfg, tmp_path / "run")
@@ -219,8 +269,14 @@ def test_nothing_passes_gives_an_empty_benchmark(tmp_path):
     def responder(messages, cfg):
         if is_verifier(messages):
             return verifier_reply()
-        return json.dumps({"perturbed_query": "same", "perturbed_context": "same", "lever_selected": "nope",
-                           "implementation_reasoning": ""})
+        return json.dumps(
+            {
+                "perturbed_query": "same",
+                "perturbed_context": "same",
+                "lever_selected": "nope",
+                "implementation_reasoning": "",
+            }
+        )
 
     gens = {"gpt": ModelConfig(name="openai/gpt-test", id="gpt-test")}
     cfg = make_cfg(tmp_path, gens, dict(gens), source=write_base(tmp_path, single_base()))
@@ -243,8 +299,13 @@ def test_smoke_preset_programmatic_and_structural(tmp_path, dataset):
     from refusalbench.paths import CONF_DIR
 
     register_configs()
-    overrides = ["experiment=smoke", "pipeline=generate", f"dataset={dataset}", "dataset.n_base=3",
-                 f"cache.dir={tmp_path / 'cache'}"]
+    overrides = [
+        "experiment=smoke",
+        "pipeline=generate",
+        f"dataset={dataset}",
+        "dataset.n_base=3",
+        f"cache.dir={tmp_path / 'cache'}",
+    ]
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = validate(compose(config_name="config", overrides=overrides))
     ctx = run_pipeline(cfg, tmp_path / "run")

@@ -20,14 +20,19 @@ from refusalbench.config import ModelConfig
 from refusalbench.stages import check, generate, verify
 
 GEN = {"gpt": ModelConfig(name="openai/gpt-test", id="gpt-test")}
-VER = {"gpt": ModelConfig(name="openai/gpt-test", id="gpt-test"), "claude": ModelConfig(name="openai/claude-test", id="claude-test")}
+VER = {
+    "gpt": ModelConfig(name="openai/gpt-test", id="gpt-test"),
+    "claude": ModelConfig(name="openai/claude-test", id="claude-test"),
+}
 
 
 def pipeline(tmp_path, verifier, verifiers=VER, base=None, layer=None, **panel):
     def responder(messages, cfg):
         return verifier(messages, cfg) if is_verifier(messages) else generator_reply(messages[0]["content"])
 
-    cfg = make_cfg(tmp_path, GEN, dict(verifiers), source=write_base(tmp_path, base if base is not None else single_base()))
+    cfg = make_cfg(
+        tmp_path, GEN, dict(verifiers), source=write_base(tmp_path, base if base is not None else single_base())
+    )
     if "temperature" in panel:
         cfg.verifiers.temperature = panel["temperature"]
     layer = layer or ScriptedLayer(responder)
@@ -89,14 +94,21 @@ def test_call_failure_unscored_then_retried(tmp_path):
 
 
 def test_structural_verifier_calls_nothing(tmp_path):
-    votes, layer = pipeline(tmp_path, lambda m, c: verifier_reply(), verifiers={"structural": ModelConfig(name="structural", backend="structural")})
+    votes, layer = pipeline(
+        tmp_path,
+        lambda m, c: verifier_reply(),
+        verifiers={"structural": ModelConfig(name="structural", backend="structural")},
+    )
     assert verifier_calls(layer) == []
     assert set(votes["verdict"]) == {"PASS"} and set(votes["verdict_reason"]) == {"structural"}
 
 
 def test_multi_passage_verifier_sees_labels(tmp_path):
-    votes, layer = pipeline(tmp_path, lambda m, c: json.dumps({"verification_result": "PASS", "strategy_compliance": True}),
-                            base=multi_base())
+    votes, layer = pipeline(
+        tmp_path,
+        lambda m, c: json.dumps({"verification_result": "PASS", "strategy_compliance": True}),
+        base=multi_base(),
+    )
     prompts = [c[1].messages[0]["content"] for c in verifier_calls(layer)]
     assert all("strategy_compliance" in p for p in prompts)
     contra = [p for p in prompts if "P-Contradiction perturbation of a multi-passage example that claims HIGH" in p][0]

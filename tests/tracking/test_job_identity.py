@@ -5,15 +5,31 @@ from __future__ import annotations
 from refusalbench.tracking.job_identity import identity_overrides, job_key, job_label, swept_keys
 from refusalbench.tracking.records import discard_new_record, record_subdir
 
-BASE = ["pipeline=evaluate", "dataset=refusalbench_nq", "dataset.path=/data/bench.jsonl", "model=openai_compatible",
-        "model.name=model-a", "reasoning=budget_1024", "seed=3"]
+BASE = [
+    "pipeline=evaluate",
+    "dataset=refusalbench_nq",
+    "dataset.path=/data/bench.jsonl",
+    "model=openai_compatible",
+    "model.name=model-a",
+    "reasoning=budget_1024",
+    "seed=3",
+]
 
 
 def test_endpoints_keys_and_concurrency_do_not_change_a_jobs_identity():
     one = job_key([*BASE, "model.api_base=http://127.0.0.1:8001/v1", "model.api_key_env=KEY_A", "name=s"])
-    other = job_key([*BASE, "model.api_base=http://10.0.0.5:9999/v1", "model.api_key_env=KEY_B",
-                     "model.max_concurrency=64",
-                     "model.timeout=30", "cache.dir=/elsewhere", "tracking.uri=http://h:5000", "model.rpm=100"])
+    other = job_key(
+        [
+            *BASE,
+            "model.api_base=http://10.0.0.5:9999/v1",
+            "model.api_key_env=KEY_B",
+            "model.max_concurrency=64",
+            "model.timeout=30",
+            "cache.dir=/elsewhere",
+            "tracking.uri=http://h:5000",
+            "model.rpm=100",
+        ]
+    )
     assert one == other
     assert "127.0.0.1" not in one and "KEY_A" not in one
 

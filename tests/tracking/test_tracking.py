@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
-import pytest
 
 from refusalbench.tracking import flatten, metric_items
 from refusalbench.tracking.mlflow_run import Tracker, limits
@@ -15,21 +12,34 @@ FAKE_KEY = "sk-test-FAKEKEY-0123456789abcdef0123"
 
 
 def test_flatten_makes_dotted_keys():
-    flat = flatten({"model": {"name": "m", "reasoning": {"budget_tokens": None}}, "stages": ["a", "b"], "panel": [{"x": 1}]})
-    assert flat == {"model.name": "m", "model.reasoning.budget_tokens": "None", "stages": '["a", "b"]', "panel.0.x": "1"}
+    flat = flatten(
+        {"model": {"name": "m", "reasoning": {"budget_tokens": None}}, "stages": ["a", "b"], "panel": [{"x": 1}]}
+    )
+    assert flat == {
+        "model.name": "m",
+        "model.reasoning.budget_tokens": "None",
+        "stages": '["a", "b"]',
+        "panel.0.x": "1",
+    }
 
 
 def test_metric_items_include_bounds_and_prefixed_breakdowns():
     metrics = {
         "refusal_accuracy": {"value": 0.5, "ci_low": 0.4, "ci_high": 0.6, "n": 10},
         "answer_accuracy": {"value": None, "reason": "no quality scores"},
-        "breakdowns": {"perturbation_class": {"P-Ambiguity": {"refusal_accuracy": {"value": 0.25}}},
-                       "intensity": {"HIGH": {"refusal_rate": 0.9}},
-                       "lever_selected": {"Anaphoric 'One' Collision": {"n": 3}}},
+        "breakdowns": {
+            "perturbation_class": {"P-Ambiguity": {"refusal_accuracy": {"value": 0.25}}},
+            "intensity": {"HIGH": {"refusal_rate": 0.9}},
+            "lever_selected": {"Anaphoric 'One' Collision": {"n": 3}},
+        },
         "response_distribution": {"truncated": {"count": 1, "share": 0.125}},
     }
     items = metric_items(metrics)
-    assert items["refusal_accuracy"] == 0.5 and items["refusal_accuracy_ci_low"] == 0.4 and items["refusal_accuracy_n"] == 10
+    assert (
+        items["refusal_accuracy"] == 0.5
+        and items["refusal_accuracy_ci_low"] == 0.4
+        and items["refusal_accuracy_n"] == 10
+    )
     assert "answer_accuracy" not in items
     assert items["class/P-Ambiguity/refusal_accuracy"] == 0.25
     assert items["intensity/HIGH/refusal_rate"] == 0.9
