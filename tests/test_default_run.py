@@ -82,6 +82,6 @@ def test_default_pipeline_with_the_test_server_as_local_model(tmp_path, test_ser
 @pytest.mark.slow
 def test_default_pipeline_with_the_real_embedded_model(tmp_path):
     proc = run_cli(tmp_path, "dataset.n_base=3", "score.n_resamples=200", timeout=1200)
-    metrics = check_run(tmp_path, proc, "local-qwen2.5-0.5b")
+    check_run(tmp_path, proc, "local-qwen2.5-0.5b")
     outputs = pd.read_parquet(tmp_path / "run" / "outputs.parquet")
     assert outputs["raw_output"].str.len().gt(0).all() and outputs["error"].isna().all()

@@ -186,7 +186,10 @@ def load_garage(cfg: DatasetConfig) -> LoadResult:
         dropped,
         n,
     )
-    hint = f"{ineligible} record(s) failed the eligibility filters and {dropped} could not reach {n} passages; domains asked: {domains}."
+    hint = (
+        f"{ineligible} record(s) failed the eligibility filters and {dropped} could not reach {n} passages; "
+        f"domains asked: {domains}."
+    )
     return finish(
         table,
         skips,

@@ -35,7 +35,8 @@ def load_records(cfg: DatasetConfig) -> tuple[Records, SkipLog]:
         rows = _read_hub(cfg.hub_id, cfg.split)
     else:
         raise DataError(
-            f"No data source for dataset kind {cfg.kind!r}: set dataset.path=FILE (a JSONL, JSON or parquet file, or a folder of them)."
+            f"No data source for dataset kind {cfg.kind!r}: "
+            "set dataset.path=FILE (a JSONL, JSON or parquet file, or a folder of them)."
         )
     records: Records = []
     for i, row in enumerate(rows, start=1):

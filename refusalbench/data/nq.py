@@ -140,7 +140,8 @@ def select(cfg: DatasetConfig) -> NQSelection:
     not_bearing = len(pool) - len(usable)
     if not_bearing:
         log.info(
-            "Left out %d question(s) whose passage holds none of their answers (dataset.require_answer_in_passage=true)",
+            "Left out %d question(s) whose passage holds none of their answers "
+            "(dataset.require_answer_in_passage=true)",
             not_bearing,
         )
     items = sample(usable, cfg.n_base, cfg.seed)

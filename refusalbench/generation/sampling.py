@@ -1,4 +1,4 @@
-"""Stratified sampling of consensus-passing candidates (the paper's per-stratum quota, then a per-generator fill), seeded and order-independent.
+"""Stratified sampling of consensus-passing candidates: a per-stratum quota, then a per-generator fill.
 
 Per generator (sorted by name): for each stratum ``<class>_<INTENSITY>`` (sorted), draw at most
 `per_stratum` candidates; then fill the generator up to `per_generator` from its unused

@@ -87,11 +87,10 @@ class ResponseCache:
                 folder.mkdir(parents=True, exist_ok=True)
                 self._made.add(folder)
             # the request text is already canonical JSON: splice it in rather than re-encode it
-            text = '{"schema":%d,"key":"%s","response":%s}\n{"request":%s}\n' % (
-                CACHE_SCHEMA_VERSION,
-                key,
-                canonical_json(response),
-                canonical_request,
+            response_json = canonical_json(response)
+            text = (
+                f'{{"schema":{CACHE_SCHEMA_VERSION},"key":"{key}","response":{response_json}}}\n'
+                f'{{"request":{canonical_request}}}\n'
             )
             tmp = folder / f".{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
             with open(tmp, "w", encoding="utf-8") as fh:

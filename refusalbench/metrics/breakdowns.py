@@ -79,7 +79,7 @@ def metric_table(sums: np.ndarray, names: list[str], level: float, quality_reaso
             empty = not (m.empty_zero or n[g] > 0)
             if (m.needs_quality and quality_reason) or empty or not np.isfinite(value[g]):
                 row = sums[g : g + 1]
-                reason = undefined_reason(m, lambda name: row[:, index[name]], quality_reason)
+                reason = undefined_reason(m, lambda name, row=row: row[:, index[name]], quality_reason)
                 out[g][m.name] = {"value": None, "reason": reason, "n": int(n[g])}
                 continue
             entry = {"value": float(value[g]), "n": int(n[g])}

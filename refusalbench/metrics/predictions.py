@@ -72,7 +72,8 @@ def _confidence(df: pd.DataFrame) -> pd.Series | None:
         if len(finite) and finite.max() > 1:
             if finite.max() > 100 or finite.min() < 0:
                 raise UserError(
-                    f"Column 'confidence' must be a probability (0–1) or a percentage (0–100); found {finite.min():g} to {finite.max():g}."
+                    "Column 'confidence' must be a probability (0–1) or a percentage (0–100); "
+                    f"found {finite.min():g} to {finite.max():g}."
                 )
             log.info("confidence values above 1: read as percentages")
             conf = conf / 100.0

@@ -235,7 +235,8 @@ def prepare(df: pd.DataFrame, correct_score: float = 4) -> Prepared:
         finite = confidence[np.isfinite(confidence)]
         if finite.size and (finite.min() < 0 or finite.max() > 1):
             raise UserError(
-                f"Column 'confidence' must hold probabilities in [0, 1]; found values from {finite.min():g} to {finite.max():g}."
+                "Column 'confidence' must hold probabilities in [0, 1]; "
+                f"found values from {finite.min():g} to {finite.max():g}."
             )
 
     off = official.official_rows(df, correct)

@@ -37,7 +37,10 @@ MONTHS = (
     "december",
 )
 _MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
-_MONTH_RE = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_MONTH_RE = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _YEAR = r"(?:1[0-9]\d\d|20\d\d)"
 DATE_FORMS = [  # (regex, has_day, has_year)
@@ -242,7 +245,7 @@ def person_name(answer: str) -> bool:
 
 
 def well_formed(answer: str) -> bool:
-    """An answer string usable as a value: brackets and quotes paired, no leading conjunction or dangling punctuation."""
+    """An answer usable as a value: brackets and quotes paired, no leading conjunction, no dangling punctuation."""
     text = answer.strip()
     if not text or text[0] in ",;:.)]-–" or text[-1] in ",;:([-–" or re.match(r"(?:or|and|but|nor)\s", text, re.I):
         return False

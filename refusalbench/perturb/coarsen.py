@@ -64,8 +64,8 @@ ROLES = (
         "someone in the sporting world",
     ),
     (
-        r"\b(?:president|king|queen|prime minister|rule[sd]?|ruling|govern\w*|elect\w*|leader|chancellor|minister|senator|mayor|"
-        r"speech|represent\w*|declar\w*|congress|parliament|secretary|department|constitution\w*|treaty|party)\b",
+        r"\b(?:president|king|queen|prime minister|rule[sd]?|ruling|govern\w*|elect\w*|leader|chancellor|"
+        r"minister|senator|mayor|speech|represent\w*|declar\w*|congress|parliament|secretary|department|constitution\w*|treaty|party)\b",
         "a politician",
         "that politician",
         "someone in public life",
@@ -182,9 +182,9 @@ _SLOT_WORDS = (
     PREPOSITIONS
     | ARTICLES
     | frozenset(
-        "by and or with as than including featuring starring feat ft of is was were are be been became become made make "
-        "makes gave give gives told tell tells saw see sees met meet meets beat beats hit took take takes left leave leaves "
-        "join joins replace replaces succeed succeeds".split()
+        "by and or with as than including featuring starring feat ft of is was were are be been became become "
+        "made make makes gave give gives told tell tells saw see sees met meet meets beat beats hit took take takes "
+        "left leave leaves join joins replace replaces succeed succeeds".split()
     )
 )
 _NAMING = frozenset("named called titled entitled nicknamed dubbed renamed known".split())

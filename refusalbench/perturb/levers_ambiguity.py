@@ -57,7 +57,8 @@ composed performs performed recorded released hosts hosted won wins leads led ru
 AFTER = frozenset(
     """in on for from at by about with to into after before during come came take takes took get got
 start started end ended begin began air aired open opened happen happened released made written filmed set located built
-based founded published recorded produced directed created launched formed become became first last originally""".split()
+based founded published recorded produced directed created launched formed become became
+first last originally""".split()
 )
 
 

@@ -80,8 +80,8 @@ _LABEL = re.compile(
 )
 HEAD_NOUNS = frozenset(
     """song single track hit film movie novel book poem play musical album band group series show sitcom
-battle war fire earthquake storm event festival tournament race game landmark monument building bridge text treatise work
-painting city port river company brand ballad anthem""".split()
+battle war fire earthquake storm event festival tournament race game landmark monument building bridge
+text treatise work painting city port river company brand ballad anthem""".split()
 )
 
 

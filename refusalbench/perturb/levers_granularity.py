@@ -138,7 +138,8 @@ def far_coarser(item: Item) -> Proposal:
 _LOCAL_MEASURE = re.compile(
     r"^(?:what is|what's|what was) the (?P<measure>(?:legal |current |average |annual )?(?:minimum wage|drinking age|"
     r"voting age|driving age|age of consent|retirement age|population|temperature|sales tax|tax rate|unemployment rate|"
-    r"literacy rate|life expectancy|speed limit|salary|income|poverty rate|crime rate|birth rate|interest rate|rainfall))"
+    r"literacy rate|life expectancy|speed limit|salary|income|poverty rate|crime rate|birth rate|interest rate|"
+    r"rainfall))"
     r" (?:of|in|for) (?P<where>.+)$",
     re.I,
 )

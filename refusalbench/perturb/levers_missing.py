@@ -263,7 +263,7 @@ _PAREN = re.compile(r"\s+\(([^()]{1,160})\)")  # "CPI(M)": a bracket glued to a 
 
 
 def _inside_quotes(passage: str, pos: int) -> bool:
-    """True inside a quoted title ("I Wanna Dance with Somebody (Who Loves Me)"), where a bracket is part of the name."""
+    """True inside a quoted title ("I Wanna Dance with Somebody (Who Loves Me)"), whose brackets belong to the name."""
     before = passage[:pos]
     return before.count('"') % 2 == 1 or before.count("\u201c") > before.count("\u201d")
 

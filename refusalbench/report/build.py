@@ -192,7 +192,8 @@ def build_report(
         md += [
             "## Multi-passage (GaRAGe) answer quality",
             "",
-            "`raf_flag`: the original code's relevance-aware factuality flag; `raf_eligible`: the GaRAGe paper's version (eligible and factual on relevant passages).",
+            "`raf_flag`: the original code's relevance-aware factuality flag; "
+            "`raf_eligible`: the GaRAGe paper's version (eligible and factual on relevant passages).",
             "",
             tables.to_markdown(mp),
             "",

@@ -25,7 +25,8 @@ def run(ctx: RunContext) -> None:
         path = Path(ctx.outputs.get("metrics") or ctx.run_dir / "metrics.json")
         if not path.exists():
             raise UserError(
-                f"There are no metrics to report ({path} is missing): run the score stage first, or set report.sweep_dir=DIR."
+                f"There are no metrics to report ({path} is missing): "
+                "run the score stage first, or set report.sweep_dir=DIR."
             )
         metrics = load_metrics(path)
         runs = {run_label(metrics.get("meta", {}), path.stem): metrics}

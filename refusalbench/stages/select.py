@@ -45,7 +45,7 @@ PROVENANCE = [
 
 
 def _tables(ctx: RunContext) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(checked, votes): from the run directory, or `select.candidates` (a votes table) and its sibling checked.parquet."""
+    """(checked, votes): from the run directory, or the votes table `select.candidates` and its checked.parquet."""
     override = ctx.cfg.select.candidates
     votes = ctx.read_table("votes", override=override)
     checked_path = Path(override).with_name("checked.parquet") if override else ctx.table_path("checked")

@@ -155,7 +155,8 @@ def report(f: dict[str, float]) -> str:
             f"zero latency:        {f['zero_latency_calls_per_s']:.0f} calls/s (target >= {MIN_RATE:.0f})",
             f"openai SDK client:   {N} calls at 50 ms in {f['sdk_cold_50ms_s']:.2f} s; "
             f"{f['sdk_zero_latency_calls_per_s']:.0f} calls/s at zero latency (for the record)",
-            f"litellm transport:   {f['litellm_zero_latency_calls_per_s']:.0f} calls/s at zero latency (for the record)",
+            f"litellm transport:   {f['litellm_zero_latency_calls_per_s']:.0f} calls/s at zero latency "
+            "(for the record)",
         ]
     )
 

@@ -101,7 +101,8 @@ def test_parse_generation_multi_labels():
 
 def test_parse_verification():
     out = parse_verification(
-        '```json\n{"verification_result": "pass", "lever_correctly_implemented": "true", "identified_issues": ["a", "b"]}\n```'
+        '```json\n{"verification_result": "pass", "lever_correctly_implemented": "true", '
+        '"identified_issues": ["a", "b"]}\n```'
     )
     assert out["verdict"] == "PASS" and out["lever_correctly_implemented"] is True
     assert out["identified_issues"] == "a; b" and out["refusal_class_correct"] is None

@@ -24,7 +24,7 @@ def pool(n_per_cell=5, generators=("gpt", "claude"), skip=()):
 
 def test_counts_per_stratum_then_fill():
     out = stratified_sample(pool(), per_stratum=2, per_generator=40, seed=42)
-    for g, sub in out.groupby("generator"):
+    for _generator, sub in out.groupby("generator"):
         assert len(sub) == 40
         assert (sub["sampling_step"] == "stratum").sum() == 36
         assert sub.groupby(["perturbation_class", "intensity"]).size().min() >= 2

@@ -71,4 +71,4 @@ def test_classification_read_with_the_shared_code_normaliser():
     )
     for unknown in ("REFUSE_NONE", "REFUSE_CONTRADICTORY_QUERY"):  # unlisted codes are re-asked, never guessed
         with pytest.raises(VerdictError, match="neither"):
-            parse_verdict('{"classification": "%s"}' % unknown, False)
+            parse_verdict(f'{{"classification": "{unknown}"}}', False)

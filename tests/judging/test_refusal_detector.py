@@ -4,7 +4,8 @@ The fixture (`fixtures/refusal_outputs.jsonl`) holds outputs of the embedded mod
 SmolLM2-135M through `pipeline=evaluate`) and phrasings written for it, each labelled by hand as a
 refusal (with the best-fitting code) or an answer attempt before the detector was tuned. Split
 ``dev``: the written phrasings the detector was developed on; ``heldout``: the models' outputs and a
-second set of written phrasings, both labelled first and never used for tuning. Figures are printed (``pytest -s``) and stated in the README.
+second set of written phrasings, both labelled first and never used for tuning. Figures are printed
+(``pytest -s``) and stated in the README.
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def _writer(root: str, worker: int) -> None:
     cache = ResponseCache(root)
     for round_ in range(30):
         for k in range(20):
-            cache.put(f"{k:064x}", '{"n":%d}' % k, {"text": f"w{worker} r{round_} " + "x" * 2000})
+            cache.put(f"{k:064x}", f'{{"n":{k}}}', {"text": f"w{worker} r{round_} " + "x" * 2000})
 
 
 def test_processes_share_one_directory_without_torn_entries(tmp_path):

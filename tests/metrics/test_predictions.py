@@ -8,7 +8,9 @@ import pytest
 from refusalbench.errors import UserError
 from refusalbench.metrics import compute_metrics, read_predictions
 
-ORIGINAL_CSV = """model_id,entry_idx,unique_id,generator_model,perturbation_class,intensity,query,ground_truth_label,model_raw_output,model_predicted_type,answer_quality_score,refusal_match_correct
+ORIGINAL_CSV = """\
+model_id,entry_idx,unique_id,generator_model,perturbation_class,intensity,query,ground_truth_label,\
+model_raw_output,model_predicted_type,answer_quality_score,refusal_match_correct
 m1,0,u0,claude,P-Ambiguity,LOW,q,ANSWER_CORRECTLY,Paris,answer_attempt,5.0,
 m1,1,u1,claude,P-Ambiguity,LOW,q,ANSWER_CORRECTLY,Lyon,answer_attempt,2.0,
 m1,2,u2,gpt,P-Ambiguity,MEDIUM,q,REFUSE_AMBIGUOUS_QUERY,x,REFUSE_AMBIGUOUS_QUERY,,True
@@ -101,7 +103,11 @@ def test_garage_columns_and_confidence(tmp_path):
 
 
 def test_confidence_levels(tmp_path):
-    text = "ground_truth_label,model_predicted_type,confidence_level\nANSWER_CORRECTLY,answer_attempt,VERY_CONFIDENT\nREFUSE_AMBIGUOUS_QUERY,REFUSE_AMBIGUOUS_QUERY,uncertain\n"
+    text = (
+        "ground_truth_label,model_predicted_type,confidence_level\n"
+        "ANSWER_CORRECTLY,answer_attempt,VERY_CONFIDENT\n"
+        "REFUSE_AMBIGUOUS_QUERY,REFUSE_AMBIGUOUS_QUERY,uncertain\n"
+    )
     labels = read_predictions(write(tmp_path, text))
     assert labels["confidence"].tolist() == pytest.approx([0.95, 0.40])
 

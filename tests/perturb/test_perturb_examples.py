@@ -14,7 +14,10 @@ DEADPOOL = {
     "source_id": "a",
     "query": "when is the next deadpool movie being released",
     "answers": ["May 18, 2018"],
-    "context": "Deadpool 2 is scheduled to be released in the United States on May 18, 2018.  A sequel, Deadpool 3, is in development.",
+    "context": (
+        "Deadpool 2 is scheduled to be released in the United States on May 18, 2018.  "
+        "A sequel, Deadpool 3, is in development."
+    ),
     "title": "Deadpool 2",
 }
 HOBBIT = {
@@ -85,8 +88,9 @@ TAIL = " A sequel, Deadpool 3, is in development."
             tx.MEDIUM,
             "Dual-authoritative Dates",
             None,
-            "Deadpool 2 is scheduled to be released in the United States on May 18, 2018. However, an equally authoritative "
-            "source states that Deadpool 2 is scheduled to be released in the United States on July 18, 2019." + TAIL,
+            "Deadpool 2 is scheduled to be released in the United States on May 18, 2018. "
+            "However, an equally authoritative source states that Deadpool 2 is scheduled to be released "
+            "in the United States on July 18, 2019." + TAIL,
         ),
         (
             HOBBIT,

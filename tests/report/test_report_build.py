@@ -94,7 +94,7 @@ def test_expand_and_collect_sweep(tmp_path):
     data = runs(models=("a", "b"))
     assert set(expand({"job": combine(data)})) == {"a", "b"}
     assert set(expand({"j1": combine(data), "j2": data["a"]})) == {"j1: a", "j1: b", "j2"}
-    for i, (name, metrics) in enumerate(data.items()):
+    for i, metrics in enumerate(data.values()):
         save_metrics(metrics, tmp_path / "sweep" / f"job{i}" / "metrics.json")
     save_metrics(data["a"], tmp_path / "sweep" / "report" / "metrics.json")  # ignored: a report folder
     collected = collect_sweep(tmp_path / "sweep")

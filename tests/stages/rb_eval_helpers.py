@@ -51,13 +51,17 @@ def nq_benchmark(items=NQ_ITEMS) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# (marker, intensity, evaluated-model reply) of the multi-passage items, all P-MissingInfo
+GARAGE_ITEMS = [
+    ("g1", "LOW", "Paris is the capital [1]."),
+    ("g2", "HIGH", "REFUSE_OTHER"),
+    ("g3", "LOW", "I am not able to say from these results."),
+]
+
+
 def garage_benchmark() -> pd.DataFrame:
     rows = []
-    for marker, intensity, reply in [
-        ("g1", "LOW", "Paris is the capital [1]."),
-        ("g2", "HIGH", "REFUSE_OTHER"),
-        ("g3", "LOW", "I am not able to say from these results."),
-    ]:
+    for marker, intensity, _ in GARAGE_ITEMS:
         cls = "P-MissingInfo"
         rows.append(
             dict(
@@ -86,11 +90,7 @@ def garage_benchmark() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-GARAGE_REPLIES = {
-    "g1": "Paris is the capital [1].",
-    "g2": "REFUSE_OTHER",
-    "g3": "I am not able to say from these results.",
-}
+GARAGE_REPLIES = {marker: reply for marker, _, reply in GARAGE_ITEMS}
 
 
 def marker_of(body: dict) -> Optional[str]:

@@ -97,7 +97,7 @@ def test_ground_truth_by_rule_echo_recorded(tmp_path):
 
 def test_round_robin_balanced_and_only_assigned_lever_shown(tmp_path):
     base = pd.concat(
-        [single_base().assign(source_id=lambda d: d.source_id + f"-{k}") for k in range(10)], ignore_index=True
+        [single_base().assign(source_id=lambda d, k=k: d.source_id + f"-{k}") for k in range(10)], ignore_index=True
     )
     shown = []
 

@@ -12,7 +12,9 @@ from refusalbench.errors import UserError
 from refusalbench.metrics import REQUIRED_KEYS
 from refusalbench.stages import score
 
-PREDICTIONS_CSV = """model_id,unique_id,source_qid,perturbation_class,intensity,generator_model,ground_truth_label,model_predicted_type,answer_quality_score
+PREDICTIONS_CSV = """\
+model_id,unique_id,source_qid,perturbation_class,intensity,generator_model,\
+ground_truth_label,model_predicted_type,answer_quality_score
 a,u0,q0,P-Ambiguity,LOW,claude,ANSWER_CORRECTLY,answer_attempt,4
 a,u1,q0,P-Ambiguity,MEDIUM,claude,REFUSE_AMBIGUOUS_QUERY,REFUSE_AMBIGUOUS_QUERY,
 a,u2,q1,P-MissingInfo,HIGH,gpt,REFUSE_INFO_MISSING_IN_CONTEXT,answer_attempt,3

@@ -134,7 +134,7 @@ def test_released_schema_round_trip(tmp_path):
 
 def test_analysis_and_composition_files(tmp_path):
     path = synthetic(tmp_path, lambda k: ["PASS", "PASS", "FAIL" if k % 2 else "PASS", "PASS"], per_cell=2)
-    ctx = run_select(tmp_path, path, per_stratum=1, per_generator=18, human=10)
+    run_select(tmp_path, path, per_stratum=1, per_generator=18, human=10)
     run = tmp_path / "run"
     comp = pd.read_csv(run / "composition.csv")
     assert len(comp) == 36 and comp["n_generated"].sum() == 72 and comp["n_consensus_pass"].sum() == 36
