@@ -20,9 +20,11 @@ install: $(STAMP)
 demo: install
 	$(BIN)/refusalbench
 
-test: install
+# CI's command (.ci/run): the lint first, so a style finding fails in seconds, then every test but the slow tier
+test: lint
 	$(BIN)/python -m pytest -q
 
+# Quick local runs: no lint, no subprocess/server/sweep tests
 test-fast: install
 	$(BIN)/python -m pytest -q -m 'not slow and not benchmark and not integration'
 
