@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))  # tests/helpers.py, tests/llm_server.py importable
-
-from llm_server import LLMTestServer  # noqa: E402
+from tests.llm_server import LLMTestServer
 
 
 def pytest_configure(config):

@@ -12,10 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 
+import tests.support.evaluation as h
 from refusalbench.overrides import override_problems
-
-sys.path.insert(0, str(Path(__file__).parent / "stages"))
-import rb_eval_helpers as h  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 

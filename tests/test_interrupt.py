@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "stages"))
-
-from rb_eval_helpers import nq_benchmark  # noqa: E402
+from tests.support.evaluation import nq_benchmark
 
 pytestmark = pytest.mark.integration  # a whole refusalbench process
 

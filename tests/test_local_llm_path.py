@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from generation.fakes import generator_reply, is_verifier, verifier_reply
 from hydra import compose, initialize_config_dir
 
 from refusalbench.cli import run_pipeline, validate
 from refusalbench.config import register_configs
 from refusalbench.llm.routing import server_identity
 from refusalbench.paths import CONF_DIR
+from tests.support.generation import generator_reply, is_verifier, verifier_reply
 
 register_configs()
 LOCAL = ["generators=local", "verifiers=local", "judge=local"]

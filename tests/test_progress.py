@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import logging
 
-from helpers import model_cfg_for
-
 from refusalbench.config import CacheConfig
 from refusalbench.progress import LogProgress
+from tests.support.configs import model_cfg_for
 
 
 class FakeClock:

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "stages"))
-import rb_eval_helpers as h  # noqa: E402
-from mlflow_server import MlflowServer  # noqa: E402
+import tests.support.evaluation as h
+from tests.mlflow_server import MlflowServer
 
 pytestmark = pytest.mark.integration  # subprocess runs of the CLI
 

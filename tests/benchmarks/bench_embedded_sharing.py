@@ -5,7 +5,8 @@ Runs ``refusalbench pipeline=evaluate`` with the default local model (Qwen2.5-0.
 really ask the model). Target: each concurrent run takes at most 2.5 × the run alone. Needs the
 prefetched embedded model; the machine's other load shows in the figures (prefer the ratio).
 
-Run with ``pytest -m benchmark tests/benchmarks/bench_embedded_sharing.py -s`` or as a script.
+Run with ``pytest -m benchmark tests/benchmarks/bench_embedded_sharing.py -s`` or as a module:
+``python -m tests.benchmarks.bench_embedded_sharing``.
 """
 
 from __future__ import annotations
@@ -19,14 +20,12 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "stages"))
-
 N_ITEMS = 8
 MAX_RATIO = 2.5
 
 
 def write_benchmark(path: Path) -> None:
-    from rb_eval_helpers import nq_benchmark
+    from tests.support.evaluation import nq_benchmark
 
     items = [(f"s{i}", "P-MissingInfo", "LOW" if i % 2 else "HIGH", [f"answer {i}"], "") for i in range(N_ITEMS)]
     nq_benchmark(items).to_json(path, orient="records", lines=True)

@@ -6,29 +6,24 @@ rerun of the same 2,000 calls from a warm cache takes at most 5 % of the cold ti
 request. The LiteLLM transport and the official ``openai`` async client (in place of the layer's
 aiohttp client, same layer otherwise) are measured too, for the record (no target).
 
-Run with ``pytest -m benchmark tests/benchmarks/bench_llm_layer.py -s`` or as a script:
-``python tests/benchmarks/bench_llm_layer.py``.
+Run with ``pytest -m benchmark tests/benchmarks/bench_llm_layer.py -s`` or as a module:
+``python -m tests.benchmarks.bench_llm_layer``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import sys
 import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1]))
-
-from benchmarks.targets import Figure, report_and_check  # noqa: E402
-from helpers import model_cfg_for  # noqa: E402
-from llm_server import LLMTestServer  # noqa: E402
-
-from refusalbench.config import CacheConfig  # noqa: E402
-from refusalbench.llm import CallSpec, LLMLayer  # noqa: E402
-from refusalbench.llm.transport import _body, parse_openai_reply  # noqa: E402
+from refusalbench.config import CacheConfig
+from refusalbench.llm import CallSpec, LLMLayer
+from refusalbench.llm.transport import _body, parse_openai_reply
+from tests.benchmarks.targets import Figure, report_and_check
+from tests.llm_server import LLMTestServer
+from tests.support.configs import model_cfg_for
 
 N = 2000
 CONCURRENCY = 64

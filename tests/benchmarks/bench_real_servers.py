@@ -8,7 +8,8 @@
 2. An unreachable ``api_base``: a whole ``refusalbench pipeline=evaluate`` process over 400 items.
    Target: a non-zero exit within 30 s.
 
-Run with ``pytest -m benchmark tests/benchmarks/bench_real_servers.py -s`` or as a script.
+Run with ``pytest -m benchmark tests/benchmarks/bench_real_servers.py -s`` or as a module:
+``python -m tests.benchmarks.bench_real_servers``.
 """
 
 from __future__ import annotations
@@ -22,15 +23,11 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1]))
-sys.path.insert(0, str(Path(__file__).parents[1] / "stages"))
-
-from helpers import model_cfg_for  # noqa: E402
-from llm_server import LLMTestServer  # noqa: E402
-
-from refusalbench.config import CacheConfig  # noqa: E402
-from refusalbench.llm import CallSpec, LLMLayer  # noqa: E402
-from refusalbench.llm.servers import free_port  # noqa: E402
+from refusalbench.config import CacheConfig
+from refusalbench.llm import CallSpec, LLMLayer
+from refusalbench.llm.servers import free_port
+from tests.llm_server import LLMTestServer
+from tests.support.configs import model_cfg_for
 
 SLOTS, LATENCY_S, TIMEOUT_S, N_ITEMS, CONCURRENCY = 2, 0.3, 2.0, 40, 16
 IDEAL_S = N_ITEMS * LATENCY_S / SLOTS
@@ -65,7 +62,7 @@ def slow_server(report_slots: bool) -> dict[str, float]:
 
 
 def benchmark_file(path: Path, n: int) -> None:
-    from rb_eval_helpers import nq_benchmark
+    from tests.support.evaluation import nq_benchmark
 
     items = [(f"x{i}", "P-MissingInfo", "LOW" if i % 2 else "HIGH", [f"answer {i}"], "") for i in range(n)]
     nq_benchmark(items).to_json(path, orient="records", lines=True)

@@ -2,7 +2,7 @@
 
 Target: under 5 s on a 2-core machine (soft: reported against the target; only more than 2x fails, see
 targets.py). Run with ``pytest -m benchmark tests/benchmarks/bench_scoring.py -s``
-or as a script: ``python tests/benchmarks/bench_scoring.py``.
+or as a module: ``python -m tests.benchmarks.bench_scoring``.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
-from benchmarks.targets import Figure, report_and_check
 
 from refusalbench.metrics import compute_metrics
 from refusalbench.taxonomy import PREDICTION_LABELS, cells, ground_truth
+from tests.benchmarks.targets import Figure, report_and_check
 
 N_MODELS = 30
 N_ITEMS = 1600

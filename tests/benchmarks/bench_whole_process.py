@@ -5,7 +5,8 @@ command is timed warm, with MLflow tracking (a fresh SQLite store, then the exis
 ``tracking=off``. Targets: warm with MLflow and the report at most 4 s, with ``tracking=off`` at most
 3 s. The machine's other load shows in the figures.
 
-Run with ``pytest -m benchmark tests/benchmarks/bench_whole_process.py -s`` or as a script.
+Run with ``pytest -m benchmark tests/benchmarks/bench_whole_process.py -s`` or as a module:
+``python -m tests.benchmarks.bench_whole_process``.
 """
 
 from __future__ import annotations
@@ -19,17 +20,14 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1]))
-sys.path.insert(0, str(Path(__file__).parents[1] / "stages"))
-
-from llm_server import LLMTestServer  # noqa: E402
+from tests.llm_server import LLMTestServer
 
 N_ITEMS = 400
 TARGET_TRACKED_S, TARGET_OFF_S = 4.0, 3.0
 
 
 def write_benchmark(path: Path) -> None:
-    from rb_eval_helpers import nq_benchmark
+    from tests.support.evaluation import nq_benchmark
 
     items = [(f"w{i}", "P-MissingInfo", "LOW" if i % 2 else "HIGH", [f"answer {i}"], "") for i in range(N_ITEMS)]
     nq_benchmark(items).to_json(path, orient="records", lines=True)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from benchmarks.targets import Figure, report_and_check
+
+from tests.benchmarks.targets import Figure, report_and_check
 
 
 def test_over_target_is_reported_not_failed(capsys):

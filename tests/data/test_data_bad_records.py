@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datasets
 import pytest
-from rb_data_helpers import cfg, garage, oracle, write_jsonl
 
 from refusalbench.config import ConfigError
 from refusalbench.data import DataError, is_multi_passage, load_base, load_benchmark
 from refusalbench.errors import UserError
+from tests.data.rb_data_helpers import cfg, garage, oracle, write_jsonl
 
 BAD_NQ = [
     {"answers": ["x"], "ctxs": [{"title": "t", "text": "x"}]},  # oracle without a question

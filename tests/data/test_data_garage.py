@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import random
 
-from rb_data_helpers import cfg, garage, write_jsonl
-
 from refusalbench.data import load_base
 from refusalbench.data.garage import passage_text
+from tests.data.rb_data_helpers import cfg, garage, write_jsonl
 
 SIG, REL, UNK = "ANSWER-THE-QUESTION", "RELATED-INFORMATION", "UNKNOWN"
 

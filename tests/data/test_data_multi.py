@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from rb_data_helpers import cfg, oracle, write_jsonl
 
 from refusalbench.data import DataError, load_base
 from refusalbench.data.records import contains_answer
 from refusalbench.paths import PACKAGE_DATA_DIR
+from tests.data.rb_data_helpers import cfg, oracle, write_jsonl
 
 
 @pytest.fixture

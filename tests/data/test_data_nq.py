@@ -8,11 +8,11 @@ import re
 import pandas as pd
 import pytest
 from omegaconf import OmegaConf
-from rb_data_helpers import cfg, oracle, write_jsonl
 
 from refusalbench.config import DatasetConfig, register_configs
 from refusalbench.data import load_base
 from refusalbench.paths import CONF_DIR, PACKAGE_DATA_DIR
+from tests.data.rb_data_helpers import cfg, oracle, write_jsonl
 
 
 def test_oracle_format(tmp_path):

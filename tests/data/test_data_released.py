@@ -7,11 +7,11 @@ import json
 import datasets
 import pandas as pd
 import pytest
-from rb_data_helpers import cfg, write_jsonl
 
 from refusalbench.data import DataError, load_benchmark, write_benchmark
 from refusalbench.data.released import CORE_COLUMNS, MULTI_COLUMNS
 from refusalbench.tables import write_table
+from tests.data.rb_data_helpers import cfg, write_jsonl
 
 CELLS = [
     ("P-Ambiguity", "HIGH", "REFUSE_AMBIGUOUS_QUERY"),

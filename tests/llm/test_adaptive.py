@@ -5,11 +5,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from helpers import model_cfg_for
-from llm_server import LLMTestServer
-
 from refusalbench.llm import CallSpec
 from refusalbench.llm.limits import AdaptiveLimit
+from tests.llm_server import LLMTestServer
+from tests.support.configs import model_cfg_for
 
 
 def specs(n, prefix="q"):

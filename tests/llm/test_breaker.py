@@ -5,13 +5,13 @@ from __future__ import annotations
 import time
 
 import pytest
-from helpers import model_cfg_for
 
 from refusalbench.errors import UserError
 from refusalbench.llm import CallSpec
 from refusalbench.llm.breaker import CircuitBreaker, EndpointUnavailable
 from refusalbench.llm.retry import CallError
 from refusalbench.llm.servers import free_port
+from tests.support.configs import model_cfg_for
 
 
 def specs(n, prefix="q"):

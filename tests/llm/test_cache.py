@@ -6,9 +6,8 @@ import json
 import logging
 import multiprocessing as mp
 
-from helpers import model_cfg_for
-
 from refusalbench.llm import CallSpec, ResponseCache
+from tests.support.configs import model_cfg_for
 
 
 def specs(n):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from helpers import model_cfg_for
 
 from refusalbench.config import ReasoningConfig
 from refusalbench.llm import CallSpec
+from tests.support.configs import model_cfg_for
 
 SPEC = CallSpec(key="a", messages=[{"role": "user", "content": "q"}], template_version="t@1:abcd", replicate=0)
 

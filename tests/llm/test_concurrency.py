@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import model_cfg_for
 
 from refusalbench.llm import CallSpec
+from tests.support.configs import model_cfg_for
 
 
 def specs(n, prefix="q"):
@@ -97,9 +97,7 @@ async def test_cancelled_run_resumes_without_repeating_finished_items(make_layer
 
 
 CHILD = textwrap.dedent("""
-    import sys
-    sys.path.insert(0, {tests!r})
-    from helpers import model_cfg_for
+    from tests.support.configs import model_cfg_for
     from refusalbench.config import CacheConfig
     from refusalbench.llm import LLMLayer, CallSpec
 
@@ -115,7 +113,7 @@ CHILD = textwrap.dedent("""
 def test_killed_process_resumes_without_repeating_finished_items(make_layer, test_server, tmp_path):
     test_server.latency = 0.02
     cache = tmp_path / "cache"
-    code = CHILD.format(tests=str(Path(__file__).parents[1]), url=test_server.url, cache=str(cache))
+    code = CHILD.format(url=test_server.url, cache=str(cache))
     child = subprocess.Popen(
         [sys.executable, "-c", code], cwd=Path(__file__).parents[2], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )

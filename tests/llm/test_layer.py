@@ -6,11 +6,11 @@ import dataclasses
 import json
 
 import pytest
-from helpers import model_cfg_for
 
 from refusalbench.config import ModelConfig, ReasoningConfig
 from refusalbench.errors import UserError
 from refusalbench.llm import CallSpec, Completion
+from tests.support.configs import model_cfg_for
 
 
 def specs(n, prefix="q", **kw):

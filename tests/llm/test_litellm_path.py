@@ -5,10 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from helpers import model_cfg_for
-
 from refusalbench.config import ModelConfig
 from refusalbench.llm import CallSpec
+from tests.support.configs import model_cfg_for
 
 
 def one(text="q"):

@@ -8,10 +8,10 @@ import threading
 import time
 
 import pytest
-from helpers import model_cfg_for
 
 from refusalbench.llm import CallSpec, RetryPolicy
 from refusalbench.llm.retry import CallError, classify, http_error, parse_retry_after
+from tests.support.configs import model_cfg_for
 
 
 def one(text="q"):

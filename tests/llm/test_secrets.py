@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 
 import pytest
-from helpers import model_cfg_for
 
 from refusalbench.llm import CallSpec
+from tests.support.configs import model_cfg_for
 
 KEY = "sk-test-SECRET-4f9a2b7c1d"
 

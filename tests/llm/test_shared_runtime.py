@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
-from test_servers import FAKE_VLLM, _alive, _wait_dead
 
 from refusalbench.llm import shared_runtime
 from refusalbench.llm.cpus import available_cpus, cgroup_cpu_limit
 from refusalbench.llm.servers import ManagedServer, free_port, http_get_json
+from tests.llm.test_servers import FAKE_VLLM, _alive, _wait_dead
 
 pytestmark = pytest.mark.integration  # child processes
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from rb_metrics_helpers import AMB, ATT, CON, EIGHT, OTHER, A, labels
 
 from refusalbench.metrics import compute_metrics
 from refusalbench.taxonomy import GROUND_TRUTH_LABELS, PREDICTION_LABELS
+from tests.metrics.rb_metrics_helpers import AMB, ATT, CON, EIGHT, OTHER, A, labels
 
 
 def test_breakdowns_per_class_intensity_and_cells():

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rb_metrics_helpers import AMB, ATT, EIGHT, A, labels
 
 from refusalbench.errors import UserError
 from refusalbench.metrics import compute_metrics
 from refusalbench.metrics.calibration import FIVE_BIN_EDGES, bin_index
+from tests.metrics.rb_metrics_helpers import AMB, ATT, EIGHT, A, labels
 
 
 def test_paper_bins_are_right_inclusive():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from rb_metrics_helpers import AMB, ATT, EIGHT, A, labels
 
 from refusalbench.errors import UserError
 from refusalbench.metrics import (
@@ -16,6 +15,7 @@ from refusalbench.metrics import (
     resample_counts,
     wilson,
 )
+from tests.metrics.rb_metrics_helpers import AMB, ATT, EIGHT, A, labels
 
 
 @pytest.mark.parametrize(

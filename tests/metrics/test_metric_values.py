@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 
 import pytest
-from rb_metrics_helpers import AMB, ATT, CON, EIGHT, MIS, OTHER, A, labels, value
 
 from refusalbench.errors import UserError
 from refusalbench.metrics import REQUIRED_KEYS, RULE_ID, compute_metrics
+from tests.metrics.rb_metrics_helpers import AMB, ATT, CON, EIGHT, MIS, OTHER, A, labels, value
 
 
 def score(rows, **kw):

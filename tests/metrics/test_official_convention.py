@@ -12,8 +12,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-import rb_official_reference as reference
 
+import tests.metrics.rb_official_reference as reference
 from refusalbench.errors import UserError
 from refusalbench.metrics import compute_metrics, read_predictions
 from refusalbench.metrics.models import score_by_model
@@ -337,7 +337,7 @@ def test_report_shows_both_conventions_where_they_differ_and_paper_numbers_use_o
 
 
 def test_own_labels_under_official_truncated_and_unscored_are_refusals():
-    from rb_metrics_helpers import EIGHT, labels
+    from tests.metrics.rb_metrics_helpers import EIGHT, labels
 
     m = compute_metrics(labels(EIGHT), n_resamples=0, convention="official")
     # answerable: correct, wrong, REFUSE_OTHER, truncated → 2 refusals of 4

@@ -10,7 +10,6 @@ LOW a settled fact and a year the passage lacks; Granularity a value a coarser w
 from __future__ import annotations
 
 import pytest
-from conftest import POOL_PATH, generate_all
 
 from refusalbench import taxonomy as tx
 from refusalbench.generation.checks import check_candidate
@@ -24,6 +23,7 @@ from refusalbench.perturb import (
     implemented_levers,
 )
 from refusalbench.perturb.text import contains_any, is_clean, raw_contains_any, split_sentences
+from tests.perturb.conftest import POOL_PATH, generate_all
 
 MIN_COVERAGE_SINGLE = 0.7
 # cells where declining is the design (measured on this 300-question sample: Ambiguity 8 / 0 / 0 %, Contradiction

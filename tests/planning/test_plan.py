@@ -6,7 +6,6 @@ import json
 
 import pandas as pd
 import pytest
-from generation.fakes import ScriptedLayer, context_with, generator_reply, make_cfg, single_base, write_base
 from hydra import compose, initialize_config_dir
 
 from refusalbench.cli import validate
@@ -15,6 +14,7 @@ from refusalbench.errors import UserError
 from refusalbench.paths import CONF_DIR
 from refusalbench.planning import format_table, measure, plan_run
 from refusalbench.stages import check, generate
+from tests.support.generation import ScriptedLayer, context_with, generator_reply, make_cfg, single_base, write_base
 
 register_configs()
 

@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "stages"))
-
-from rb_score_helpers import labels_table  # noqa: E402
-
-from refusalbench.metrics.models import score_by_model  # noqa: E402
+from refusalbench.metrics.models import score_by_model
+from tests.support.scoring import labels_table
 
 
 def runs(

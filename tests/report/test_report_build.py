@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from rb_report_helpers import runs
 
 from refusalbench.metrics.io import save_metrics
 from refusalbench.metrics.models import combine
 from refusalbench.report import build_report, collect_sweep, expand
+from tests.report.rb_report_helpers import runs
 
 
 def test_report_writes_markdown_tables_and_figures(tmp_path):

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from rb_report_helpers import runs
 
 from refusalbench.report import build_report, plots, tables
 from refusalbench.report.build import relabel_warnings
 from refusalbench.taxonomy import CLASS_TO_CODE
+from tests.report.rb_report_helpers import runs
 
 
 @pytest.fixture

@@ -6,12 +6,12 @@ import json
 
 import pandas as pd
 import pytest
-from rb_report_helpers import runs
-from rb_score_helpers import labels_table, make_ctx
 
 from refusalbench.report import build_report
 from refusalbench.report.rq3 import parse_size, parse_stage
 from refusalbench.stages import report, score
+from tests.report.rb_report_helpers import runs
+from tests.support.scoring import labels_table, make_ctx
 
 QWEN = ("Qwen2.5-0.5B-Instruct", "Qwen2.5-7B-Instruct", "Qwen2.5-14B-Instruct")
 PNG = b"\x89PNG\r\n\x1a\n"

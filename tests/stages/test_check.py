@@ -5,11 +5,19 @@ from __future__ import annotations
 import json
 
 import pytest
-from generation.fakes import ScriptedLayer, context_with, generator_reply, make_cfg, multi_base, single_base, write_base
 
 from refusalbench.config import ModelConfig
 from refusalbench.errors import UserError
 from refusalbench.stages import check, generate
+from tests.support.generation import (
+    ScriptedLayer,
+    context_with,
+    generator_reply,
+    make_cfg,
+    multi_base,
+    single_base,
+    write_base,
+)
 
 GEN = {"gpt": ModelConfig(name="openai/gpt-test", id="gpt-test")}
 

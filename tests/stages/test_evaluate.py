@@ -6,8 +6,12 @@ import dataclasses
 
 import pandas as pd
 import pytest
-from helpers import model_cfg_for
-from rb_eval_helpers import (
+
+from refusalbench.config import EvaluateConfig, ReasoningConfig
+from refusalbench.errors import UserError
+from refusalbench.stages import evaluate
+from tests.support.configs import model_cfg_for
+from tests.support.evaluation import (
     GARAGE_REPLIES,
     NQ_ITEMS,
     NQ_REPLIES,
@@ -18,10 +22,6 @@ from rb_eval_helpers import (
     nq_benchmark,
     scripted,
 )
-
-from refusalbench.config import EvaluateConfig, ReasoningConfig
-from refusalbench.errors import UserError
-from refusalbench.stages import evaluate
 
 
 def _evaluated_requests(server) -> list[dict]:

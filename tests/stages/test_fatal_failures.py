@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from generation.fakes import (
+
+from refusalbench.config import ModelConfig
+from refusalbench.errors import UserError
+from refusalbench.generation.fatal import FIRST_BATCH, fatal_error
+from refusalbench.stages import check, generate, verify
+from tests.support.generation import (
     ScriptedLayer,
     context_with,
     generator_reply,
@@ -13,11 +18,6 @@ from generation.fakes import (
     single_base,
     write_base,
 )
-
-from refusalbench.config import ModelConfig
-from refusalbench.errors import UserError
-from refusalbench.generation.fatal import FIRST_BATCH, fatal_error
-from refusalbench.stages import check, generate, verify
 
 GEN = {
     "gpt": ModelConfig(name="openai/gpt-test", id="gpt-test", max_retries=0),

@@ -6,7 +6,12 @@ import json
 
 import pandas as pd
 import pytest
-from generation.fakes import (
+
+from refusalbench import taxonomy
+from refusalbench.config import ModelConfig
+from refusalbench.errors import UserError
+from refusalbench.stages import generate
+from tests.support.generation import (
     ScriptedLayer,
     context_with,
     generator_reply,
@@ -16,11 +21,6 @@ from generation.fakes import (
     single_base,
     write_base,
 )
-
-from refusalbench import taxonomy
-from refusalbench.config import ModelConfig
-from refusalbench.errors import UserError
-from refusalbench.stages import generate
 
 GEN = {"gpt": ModelConfig(name="openai/gpt-test", id="gpt-test", max_retries=0)}
 
@@ -261,10 +261,9 @@ def test_programmatic_generator_adapter(tmp_path, monkeypatch, style):
 
 
 def _server_ctx(tmp_path, test_server, run="run", **model_kw):
-    from generation.fakes import make_cfg
-    from helpers import model_cfg_for
-
     from refusalbench.context import RunContext
+    from tests.support.configs import model_cfg_for
+    from tests.support.generation import make_cfg
 
     gens = {"gpt": model_cfg_for(test_server, "gpt-test", max_tokens=2000, **model_kw)}
     cfg = make_cfg(tmp_path, gens, {}, source=write_base(tmp_path, single_base()))
@@ -280,7 +279,7 @@ def _run(ctx):
 
 
 def test_server_reask_and_resume_repeat_no_request(tmp_path, test_server):
-    from generation.fakes import server_responder
+    from tests.support.generation import server_responder
 
     respond = server_responder()
     test_server.set_responder(lambda body: respond(body) if len(body["messages"]) > 1 else "```json\n{broken\n```")
@@ -298,7 +297,7 @@ def test_server_reask_and_resume_repeat_no_request(tmp_path, test_server):
 
 
 def test_server_call_failures_are_retried_on_rerun(tmp_path, test_server):
-    from generation.fakes import server_responder
+    from tests.support.generation import server_responder
 
     respond = server_responder()
     down = {"on": True}

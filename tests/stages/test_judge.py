@@ -6,8 +6,13 @@ import json
 
 import pandas as pd
 import pytest
-from helpers import model_cfg_for
-from rb_eval_helpers import (
+
+from refusalbench.config import EvaluateConfig, JudgeConfig
+from refusalbench.errors import UserError
+from refusalbench.judging import judge_prompt
+from refusalbench.stages import evaluate, judge
+from tests.support.configs import model_cfg_for
+from tests.support.evaluation import (
     GARAGE_REPLIES,
     NQ_EXPECTED_RULE,
     NQ_REPLIES,
@@ -18,11 +23,6 @@ from rb_eval_helpers import (
     nq_benchmark,
     scripted,
 )
-
-from refusalbench.config import EvaluateConfig, JudgeConfig
-from refusalbench.errors import UserError
-from refusalbench.judging import judge_prompt
-from refusalbench.stages import evaluate, judge
 
 JUDGE_NAME = "judge-model"
 

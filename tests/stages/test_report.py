@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from rb_score_helpers import labels_table, make_ctx
 
 from refusalbench.errors import UserError
 from refusalbench.stages import report, score
+from tests.support.scoring import labels_table, make_ctx
 
 
 def test_report_of_the_run(tmp_path):

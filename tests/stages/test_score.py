@@ -6,11 +6,11 @@ import json
 
 import pandas as pd
 import pytest
-from rb_score_helpers import labels_table, make_ctx
 
 from refusalbench.errors import UserError
 from refusalbench.metrics import REQUIRED_KEYS
 from refusalbench.stages import score
+from tests.support.scoring import labels_table, make_ctx
 
 PREDICTIONS_CSV = """\
 model_id,unique_id,source_qid,perturbation_class,intensity,generator_model,\

@@ -7,7 +7,11 @@ import json
 import datasets
 import pandas as pd
 import pytest
-from generation.fakes import (
+
+from refusalbench import taxonomy
+from refusalbench.config import DatasetConfig, ModelConfig
+from refusalbench.stages import check, generate, select, verify
+from tests.support.generation import (
     ScriptedLayer,
     context_with,
     generator_reply,
@@ -18,10 +22,6 @@ from generation.fakes import (
     verifier_reply,
     write_base,
 )
-
-from refusalbench import taxonomy
-from refusalbench.config import DatasetConfig, ModelConfig
-from refusalbench.stages import check, generate, select, verify
 
 VER_KEYS = ("v1", "v2", "v3", "v4")
 
@@ -207,11 +207,10 @@ def test_end_to_end_multi_passage(tmp_path):
 
 
 def test_multi_passage_nq_end_to_end_with_test_server(tmp_path, test_server):
-    from generation.fakes import server_responder
-    from helpers import model_cfg_for
-
     from refusalbench.context import RunContext
     from refusalbench.paths import PACKAGE_DATA_DIR
+    from tests.support.configs import model_cfg_for
+    from tests.support.generation import server_responder
 
     test_server.set_responder(server_responder())
     gen = {"gpt": model_cfg_for(test_server, "gpt-test", max_tokens=4000)}
@@ -240,12 +239,12 @@ def test_multi_passage_nq_end_to_end_with_test_server(tmp_path, test_server):
 
 
 def test_openai_compatible_preset_runs_the_generate_pipeline(tmp_path, test_server):
-    from generation.fakes import server_responder
     from hydra import compose, initialize_config_dir
 
     from refusalbench.cli import run_pipeline, validate
     from refusalbench.config import register_configs
     from refusalbench.paths import CONF_DIR
+    from tests.support.generation import server_responder
 
     test_server.set_responder(server_responder())
     register_configs()

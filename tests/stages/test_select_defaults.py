@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 
 import pandas as pd
-from test_select import run_select, synthetic
+
+from tests.stages.test_select import run_select, synthetic
 
 
 def test_human_sheet_larger_than_the_benchmark_is_not_a_shortfall(tmp_path, caplog):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from generation.fakes import (
+from refusalbench.config import ModelConfig
+from refusalbench.stages import check, generate, verify
+from tests.support.generation import (
     ScriptedLayer,
     context_with,
     generator_reply,
@@ -15,9 +17,6 @@ from generation.fakes import (
     verifier_reply,
     write_base,
 )
-
-from refusalbench.config import ModelConfig
-from refusalbench.stages import check, generate, verify
 
 GEN = {"gpt": ModelConfig(name="openai/gpt-test", id="gpt-test")}
 VER = {

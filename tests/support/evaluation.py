@@ -1,4 +1,4 @@
-"""Shared fixtures for the evaluate and judge stage tests: a tiny benchmark, configs, scripted replies."""
+"""A tiny benchmark, scripted replies and run contexts for the evaluate and judge stage tests."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Helpers for the score and report stage tests: a run context and a small labels table."""
+"""Run contexts and small labels tables for the score and report stage tests."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Small builders shared by the test suite."""
+"""Model configs for the tests: a ModelConfig pointing at a local test server."""
 
 from __future__ import annotations
 
