@@ -18,7 +18,6 @@ offline_environment()  # before anything can import litellm
 from refusalbench.llm.cache import CACHE_SCHEMA_VERSION, ResponseCache  # noqa: E402
 from refusalbench.llm.client import LLMLayer  # noqa: E402
 from refusalbench.llm.completion import CallSpec, Completion  # noqa: E402
-from refusalbench.llm.estimate import format_estimate  # noqa: E402
 from refusalbench.llm.retry import CallError, RetryPolicy  # noqa: E402
 
 __all__ = [
@@ -29,5 +28,4 @@ __all__ = [
     "RetryPolicy",
     "ResponseCache",
     "CACHE_SCHEMA_VERSION",
-    "format_estimate",
 ]

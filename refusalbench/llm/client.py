@@ -25,7 +25,7 @@ from refusalbench.errors import UserError
 from refusalbench.llm.breaker import EndpointUnavailable
 from refusalbench.llm.cache import ResponseCache, canonical_json
 from refusalbench.llm.completion import CallSpec, Completion, is_truncated
-from refusalbench.llm.estimate import count_input_tokens, estimate_cost, estimate_table, expected_output
+from refusalbench.llm.estimate import count_input_tokens, estimate_cost, expected_output
 from refusalbench.llm.limits import Endpoint, LimiterRegistry
 from refusalbench.llm.litellm_setup import import_litellm
 from refusalbench.llm.reasoning import split_think
@@ -167,19 +167,6 @@ class LLMLayer:
             )
         return results  # type: ignore[return-value]
 
-    async def acomplete(self, model_cfg: ModelConfig, spec: CallSpec, role: str) -> Completion:
-        """One call from async code (cache, limits and retries as in `arun`)."""
-        route = self._route(model_cfg)
-        key, text = route.request_key(spec)
-        if self.dry_run:
-            return self._estimate(route, role, spec, key)
-        route.api_key()
-        hit = self.cache.get(key)
-        if hit is not None:
-            return self._from_cache(route, role, spec, hit)
-        await self._aprepare(route)
-        return await self._call(route, role, spec, key, text, await self._endpoint(route), None)
-
     def usage_summary(self) -> dict[str, Any]:
         """Totals per model, per role and per (model, role); see `refusalbench.llm.usage`."""
         return self._ledger.summary()
@@ -189,10 +176,6 @@ class LLMLayer:
         if target is None:
             raise UserError("write_usage needs a run directory.")
         return self._ledger.write(target)
-
-    def estimate_report(self) -> dict[str, Any]:
-        """Dry-run estimates as ``{"columns", "rows", "total", "unpriced_models"}``."""
-        return estimate_table(self._ledger.summary())
 
     def cache_key(self, model_cfg: ModelConfig, spec: CallSpec) -> str:
         """The cache key a call would use (no server is started)."""
@@ -215,7 +198,7 @@ class LLMLayer:
                     self.write_usage(self.run_dir)
 
     async def aclose(self) -> None:
-        """Close the running loop's HTTP session (for callers of `acomplete`), then `close`."""
+        """Close the running loop's HTTP session (for callers of `arun`), then `close`."""
         await self._http.aclose_current()
         await asyncio.to_thread(self.close)
 

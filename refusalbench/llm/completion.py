@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from typing import Any, Optional, Union
+from dataclasses import dataclass, fields
+from typing import Optional, Union
 
 
 @dataclass(frozen=True)
@@ -43,10 +43,6 @@ class Completion:
     @property
     def ok(self) -> bool:
         return self.error is None
-
-    def to_record(self, prefix: str = "") -> dict[str, Any]:
-        """All fields as a flat dict, each name prefixed (e.g. ``prefix="gen_"``)."""
-        return {f"{prefix}{k}": v for k, v in asdict(self).items()}
 
 
 COMPLETION_FIELDS = tuple(f.name for f in fields(Completion))

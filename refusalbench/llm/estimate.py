@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Optional
 
 from refusalbench.llm.routing import Route
 
@@ -51,47 +51,3 @@ def expected_output(route: Route, expected: Optional[int]) -> int:
     if expected is not None:
         return int(expected)
     return int(route.mapped.max_tokens or 0)
-
-
-def estimate_table(summary: dict[str, Any]) -> dict[str, Any]:
-    """A printable table of the dry-run estimates per (model, role) with a total row."""
-    columns = ["model", "role", "calls", "cached", "input_tokens", "output_tokens", "cost_usd"]
-    rows = []
-    for pair in summary["model_roles"]:
-        if not pair["estimate_calls"]:
-            continue
-        rows.append(
-            {
-                "model": pair["model"],
-                "role": pair["role"],
-                "calls": pair["estimate_calls"],
-                "cached": pair["estimate_cached"],
-                "input_tokens": pair["estimate_input_tokens"],
-                "output_tokens": pair["estimate_output_tokens"],
-                "cost_usd": pair["estimate_cost_usd"],
-            }
-        )
-    t = summary["total"]
-    total = {
-        "model": "total",
-        "role": "",
-        "calls": t["estimate_calls"],
-        "cached": t["estimate_cached"],
-        "input_tokens": t["estimate_input_tokens"],
-        "output_tokens": t["estimate_output_tokens"],
-        "cost_usd": t["estimate_cost_usd"],
-    }
-    unpriced = [r["model"] for r in rows if r["cost_usd"] is None and r["calls"] > r["cached"]]
-    return {"columns": columns, "rows": rows, "total": total, "unpriced_models": sorted(set(unpriced))}
-
-
-def format_estimate(table: dict[str, Any]) -> str:
-    """The estimate table as aligned text."""
-    cols = table["columns"]
-    lines = [dict(r) for r in table["rows"]] + [dict(table["total"])]
-    for r in lines:
-        r["cost_usd"] = "n/a" if r["cost_usd"] is None else f"${r['cost_usd']:.4f}"
-    widths = {c: max(len(c), *(len(str(r[c])) for r in lines)) for c in cols}
-    out = ["  ".join(c.ljust(widths[c]) for c in cols)]
-    out += ["  ".join(str(r[c]).ljust(widths[c]) for c in cols) for r in lines]
-    return "\n".join(out)

@@ -174,9 +174,6 @@ class ManagedServer:
             time.sleep(POLL_S)
 
     # ---- lifecycle -----------------------------------------------------------------------------
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
     def stop(self) -> None:
         """Terminate the process group: SIGTERM, then SIGKILL after ``grace_s``. Idempotent."""
         with self._lock:

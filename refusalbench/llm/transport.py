@@ -171,9 +171,6 @@ class HttpTransport:
         if entry is not None and entry[0] is loop and not entry[1].closed:
             await entry[1].close()
 
-    def forget_closed(self) -> None:
-        self._sessions = {k: v for k, v in self._sessions.items() if not v[0].is_closed()}
-
 
 async def litellm_call(
     route: Route, messages: list, response_format: Any, api_key: Optional[str], timeout: float

@@ -9,7 +9,7 @@ import pytest
 
 from refusalbench.config import ModelConfig, ReasoningConfig
 from refusalbench.errors import UserError
-from refusalbench.llm import CallSpec, Completion
+from refusalbench.llm import CallSpec
 from tests.support.configs import model_cfg_for
 
 
@@ -149,10 +149,9 @@ def test_dry_run_calls_nothing_and_estimates(make_layer, test_server):
     assert [c.cached for c in out[:5]] == [True, True, False, False, False]
     assert all(c.input_tokens > 0 for c in out)
     assert out[4].output_tokens == 200 and out[6].output_tokens == 40
-    report = dry.estimate_report()
-    [row] = report["rows"]
-    assert (row["calls"], row["cached"], row["output_tokens"]) == (8, 2, 3 * 200 + 3 * 40)
-    assert row["cost_usd"] is None and report["unpriced_models"] == ["test-model"]
+    [row] = dry.usage_summary()["model_roles"]
+    assert (row["estimate_calls"], row["estimate_cached"], row["estimate_output_tokens"]) == (8, 2, 3 * 200 + 3 * 40)
+    assert row["estimate_cost_usd"] is None
 
 
 def test_dry_run_prices_known_models_without_a_key(make_layer, monkeypatch):
@@ -161,7 +160,7 @@ def test_dry_run_prices_known_models_without_a_key(make_layer, monkeypatch):
     dry = make_layer(dry_run=True)
     [c] = dry.run(cfg, specs(1), role="evaluated")
     assert c.cost_usd is not None and c.cost_usd > 0
-    assert dry.estimate_report()["total"]["cost_usd"] == pytest.approx(c.cost_usd)
+    assert dry.usage_summary()["total"]["estimate_cost_usd"] == pytest.approx(c.cost_usd)
 
 
 def test_missing_key_env_is_a_user_error(layer, test_server, monkeypatch):
@@ -175,20 +174,6 @@ def test_missing_key_env_is_a_user_error(layer, test_server, monkeypatch):
 def test_non_model_backends_are_rejected(layer, backend):
     with pytest.raises(UserError, match="not a model call"):
         layer.run(ModelConfig(name="x", backend=backend), specs(1), role="generator")
-
-
-def test_to_record_prefixes_every_field():
-    rec = Completion(key="k", text="t", cached=True).to_record(prefix="gen_")
-    assert rec["gen_text"] == "t" and rec["gen_cached"] is True and rec["gen_error"] is None
-    assert set(rec) == {f"gen_{f.name}" for f in dataclasses.fields(Completion)}
-
-
-async def test_acomplete_from_async_code(layer, test_server):
-    c = await layer.acomplete(model_cfg_for(test_server), specs(1)[0], role="judge")
-    assert c.ok and c.text == "reply: q 0"
-    again = await layer.acomplete(model_cfg_for(test_server), specs(1)[0], role="judge")
-    assert again.cached
-    await layer.aclose()
 
 
 async def test_run_inside_a_running_loop(layer, test_server):

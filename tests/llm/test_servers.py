@@ -144,7 +144,7 @@ def test_vllm_managed_start_request_stop(fake_vllm, tmp_path):
     cfg = _vllm_cfg(serve_args=["--served-model-name", "fake-served", "--max-model-len", 8192])
     srv = start_managed(cfg, log_dir=tmp_path / "logs")
     try:
-        assert isinstance(srv, ManagedServer) and srv.alive()
+        assert isinstance(srv, ManagedServer) and srv.proc.poll() is None
         assert srv.served_name == "fake-served"
         assert srv.api_base.startswith("http://127.0.0.1:") and srv.api_base.endswith("/v1")
         info = json.loads(fake_vllm.read_text())
