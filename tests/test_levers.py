@@ -22,8 +22,9 @@ COUNTS = {
     "P-GranularityMismatch": (10, 10, 10),
     "P-EpistemicMismatch": (9, 10, 10),
 }
-# sha256 of the canonical JSON {class: {intensity: [names]}} of shared/reference/levers.json, so the
-# exact-name check also runs where that reference file is not checked out.
+# sha256 of the canonical JSON {class: {intensity: [names]}} of the original code's lever names, so the
+# exact-name check runs on a clean clone; where a copy of that list (levers.json, kept beside the
+# repository, not in it) is present, the names are also compared one by one.
 REFERENCE_NAMES_SHA256 = "d192519d328e31866ed9b8dbc2644d220e9781d2114879ee1e7d3aafa91e44db"
 REFERENCE_FILE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "levers.json"
 

@@ -1,4 +1,4 @@
-"""Released RefusalBench benchmarks (spec F.4): reading them into the benchmark table, and writing one.
+"""Released RefusalBench benchmarks (the hub datasets' rows): reading them into the benchmark table, and writing one.
 
 RefusalBench-NQ rows hold ``id``, ``source_id``, ``generator_model``, ``perturbation_class``,
 ``intensity``, ``expected_rag_behavior``, ``lever_selected``, ``original_*``, ``perturbed_query``,

@@ -58,7 +58,7 @@ CONTEXT_WORDS = 6  # unchanged words shown on each side of a change in the *_cha
 
 
 def label_meaning(cls: str, intensity: str, catalogue) -> str:
-    """What the item's label asks of it, in the words an annotator needs (spec A.3, A.4; the checklist)."""
+    """What the item's label asks of it, in the words an annotator needs: the class's defect and intensity criterion."""
     criterion = catalogue.intensity_criterion(cls, intensity)
     if intensity == tx.LOW:
         return (

@@ -5,7 +5,7 @@ Shared by the layer-1 rule (a raw model output), the LLM judge's verdict parser 
 
 A *token* is normalised by dropping markdown escapes, turning hyphens, spaces and underscores into
 single underscores and upper-casing. It names a code when, so normalised, it is one of the seven
-codes or one of the paper's short names (``REFUSE_MISSING`` …; spec B.1). Anything else that looks
+codes or one of the short names the paper's text uses (``REFUSE_MISSING`` …). Anything else that looks
 like a code (``REFUSE_NONE``, ``REFUSE_CONTRADICTORY_QUERY``) names none: it is not guessed.
 """
 

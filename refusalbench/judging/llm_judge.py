@@ -3,7 +3,8 @@
 The judge sees the query, the model's answer, the reference answers and (multi-passage) the
 passages — never the item's expected label. References are given for every item alike (the
 original answers, which a LOW perturbation preserves), so their presence does not reveal whether
-an item is answerable either (unlike the original code, spec C.4/C.8, H.3 #26).
+an item is answerable either (the original multi-passage judge prompt for unanswerable items told
+the judge the expected label, which can bias its classification).
 
 Verdict keys (case-insensitive): ``classification`` (``answer_attempt`` or one of the 7 codes),
 single-passage ``quality_score`` (1–5, or null when no references apply), multi-passage

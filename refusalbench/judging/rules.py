@@ -1,7 +1,8 @@
 """Layer 1 of judging: the deterministic decision on a raw output, before any judge.
 
 The evaluated model is told to reply with only a code when it declines, so an output that *is* a
-code settles the item without a judge call (spec H.3 #22). A code decides only when
+code settles the item without a judge call (the original pipeline paid a judge call for every
+output). A code decides only when
 
 - the output is one code alone once markup, whitespace and punctuation are stripped (``**REFUSE_OTHER**.``,
   a fenced block, an echoed ``ANSWER:`` cue, markdown-escaped ``\\_``, hyphens, any case), or

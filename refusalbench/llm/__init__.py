@@ -1,4 +1,4 @@
-"""The model-call layer shared by every role (issue 3).
+"""The model-call layer shared by every role: generators, verifiers, the evaluated model and judges.
 
 ```python
 from refusalbench.llm import LLMLayer, CallSpec, Completion

@@ -1,4 +1,4 @@
-"""RefusalBench metrics (spec E): definitions, clustered bootstrap and Wilson intervals, breakdowns,
+"""RefusalBench metrics: the paper's definitions, clustered bootstrap and Wilson intervals, breakdowns,
 calibration, paired comparisons and reading other tools' predictions.
 
 Two scoring conventions: ``strict`` (default) — truncated / unscored / ERROR rows stay in every

@@ -4,9 +4,9 @@ Breakdowns are point estimates with Wilson intervals (cells hold 20–90 items i
 design; the clustered bootstrap is reserved for the headline metrics). Slices: perturbation class,
 intensity, class × intensity (key ``"<class>|<intensity>"``), generator, lever and domain —
 whichever columns the labels carry. ``refusal_rate`` is over *all* items of the slice, so at LOW
-intensity it is the false-refusal rate and at MEDIUM/HIGH the detection rate (spec E.2 design),
-except per perturbation class, where it is over the class's unanswerable (MEDIUM+HIGH) items only,
-as in the official per-class figure. The metric formulas follow the scoring convention.
+intensity it is the false-refusal rate and at MEDIUM/HIGH the detection rate (one curve shows both
+as intensity rises), except per perturbation class, where it is over the class's unanswerable
+(MEDIUM+HIGH) items only, as in the official per-class figure. The metric formulas follow the scoring convention.
 """
 
 from __future__ import annotations

@@ -4,12 +4,13 @@ Correctness of an item is the scoring rule's: a correct answer on an answerable 
 refusal code on an unanswerable one; truncated and unscored items are incorrect. Items without a
 stated confidence are left out of calibration (and counted).
 
-Bins are right-inclusive, the first also includes 0: the paper's five confidence levels (spec E.4)
-are [0, 0.3], (0.3, 0.5], (0.5, 0.7], (0.7, 0.9], (0.9, 1]. Per bin, ``n_b`` items, ``acc_b`` their
-accuracy and ``conf_b`` their mean stated confidence; ``ECE = Σ_b n_b |acc_b − conf_b| / Σ_b n_b``.
-When confidences are the level midpoints (0.15, 0.40, 0.60, 0.80, 0.95) ``conf_b`` is the
-midpoint, as in the original code. ``n_b |acc_b − conf_b| = |Σ correct − Σ confidence|`` over the
-bin, so ECE is a function of per-bin sums and gets the same cluster bootstrap as every other metric.
+Bins are right-inclusive, the first also includes 0: the paper's five confidence levels, as the
+original figure code bins them, are [0, 0.3], (0.3, 0.5], (0.5, 0.7], (0.7, 0.9], (0.9, 1]. Per bin,
+``n_b`` items, ``acc_b`` their accuracy and ``conf_b`` their mean stated confidence;
+``ECE = Σ_b n_b |acc_b − conf_b| / Σ_b n_b``. When confidences are the level midpoints (0.15, 0.40,
+0.60, 0.80, 0.95) ``conf_b`` is the midpoint, as in the original code.
+``n_b |acc_b − conf_b| = |Σ correct − Σ confidence|`` over the bin, so ECE is a function of per-bin
+sums and gets the same cluster bootstrap as every other metric.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 FIVE_BIN_EDGES = (0.0, 0.3, 0.5, 0.7, 0.9, 1.0)
 TEN_BIN_EDGES = tuple(round(x, 1) for x in np.linspace(0.0, 1.0, 11))
 SCHEMES = {"ece_5bin": FIVE_BIN_EDGES, "ece_10bin": TEN_BIN_EDGES}
-#: The paper's categorical confidence levels and their bin midpoints (spec E.4).
+#: The paper's categorical confidence levels and their bin midpoints (the original figure code's values).
 LEVEL_MIDPOINTS = {
     "VERY_UNCERTAIN": 0.15,
     "UNCERTAIN": 0.40,
@@ -88,7 +89,7 @@ def reliability(sums: dict[str, float], scheme: str) -> list[dict]:
 
 
 def ece_subset(confidence: np.ndarray, correct: np.ndarray, mask: np.ndarray, scheme: str = "ece_5bin"):
-    """ECE over the items in `mask` only (the spec's answer / refusal decomposition); None if empty."""
+    """ECE over the items in `mask` only (the original code's answerable / unanswerable split); None if empty."""
     names, cols = calibration_stats(confidence[mask], correct[mask])
     sums = cols.sum(axis=0)
     value = ece_from_sums(lambda n: np.atleast_1d(sums[names.index(n)]), scheme)[0]

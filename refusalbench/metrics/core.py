@@ -145,7 +145,7 @@ def compute_metrics(
     include_cluster_sums: bool = True,
     convention: str = "strict",
 ) -> dict:
-    """All metrics of one model on one benchmark (a labels table in the CONTRACT.md schema).
+    """All metrics of one model on one benchmark (a labels table: see `prepare` for its columns).
 
     `convention`: ``strict`` (the project's rule, `prepare.RULE`) or ``official`` (the paper's figure
     code, `official.RULE`) decides the headline metrics, breakdowns and ECE split; ``conventions``

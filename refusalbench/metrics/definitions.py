@@ -1,4 +1,4 @@
-"""Every metric as a function of summed per-item indicators (spec E, with the truncated/unscored rule).
+"""Every metric as a function of summed per-item indicators (the paper's, with the truncated/unscored rule).
 
 Notation (sums over the items of a slice or a bootstrap resample; see `prepare.BASE_STATS`):
 A = answerable items (ground truth ANSWER_CORRECTLY), U = the others; a *refusal* is a predicted
@@ -15,7 +15,7 @@ FP = refusals on A.
 - category accuracy    = C / TP                     (over correctly detected refusals)
 - hierarchical score   = F1 × category accuracy     = 2·C / (TP + FP + |U|)  (0 when TP = 0)
 - calibrated refusal score (CRS) = ½ (answer accuracy + refusal accuracy)
-- overall refusal rate = TP / |U| (spec E.1's ORR, the paper's "correct refusal rate"; = recall)
+- overall refusal rate = TP / |U| (the original code's ORR, the paper's "correct refusal rate"; = recall)
 - refusal volume       = refusals / all items
 So refusal accuracy = recall × category accuracy always holds under this rule.
 

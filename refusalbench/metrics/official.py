@@ -1,4 +1,4 @@
-"""The ``official`` scoring convention: the formulas of the paper's figure code (spec E.1, E.2, E.4).
+"""The ``official`` scoring convention: the formulas of the paper's figure code (headline, per-class, ECE).
 
 The official figure code (``extract_metrics_final.py``) reads the evaluator's CSV with exact
 strings. Per row, with ``pred`` the predicted label as written and ``gt`` the ground truth as written:

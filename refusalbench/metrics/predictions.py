@@ -25,8 +25,8 @@ The predicted and ground-truth labels are also kept as written (``predicted_labe
 ``expected_rag_behavior_raw``): the ``strict`` convention normalises them (case, markup, short code
 names; ``ERROR`` → unscored, see `labels`), the ``official`` convention compares the raw strings and
 uses ``refusal_match_correct`` when the file has it (see `official`). A GaRAGe file without an answer
-score gets ``answer_correct`` from ``raf_score`` (the relevance-aware factuality flag, spec E.5), so its
-answer accuracy is the official ``garage_raf`` (mean RAF over answerable items, refusals 0).
+score gets ``answer_correct`` from ``raf_score`` (the original multi-passage evaluator's relevance-aware
+factuality flag), so its answer accuracy is the official ``garage_raf`` (mean RAF over answerable items, refusals 0).
 """
 
 from __future__ import annotations

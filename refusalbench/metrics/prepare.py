@@ -1,6 +1,6 @@
 """From a labels table to per-item indicators, per-item outcomes and cluster ids.
 
-Input: a DataFrame in the ``labels.parquet`` schema (CONTRACT.md) — at least
+Input: a DataFrame with the columns of the judge stage's ``labels.parquet`` — at least
 ``expected_rag_behavior`` and ``predicted_label``; optionally ``answer_correct`` /
 ``answer_quality_score``, ``source_id``, ``id``, the GaRAGe flags ``eligibility``,
 ``factuality_all``, ``factuality_relevant``, ``confidence`` and the breakdown columns.

@@ -1,6 +1,6 @@
 """Benchmark: the model-call layer against the OpenAI-compatible test server (in-process, 127.0.0.1).
 
-Targets (issue 3): 2,000 calls at concurrency 64 with 50 ms server latency finish within
+Targets (the layer's speed requirements): 2,000 calls at concurrency 64 with 50 ms server latency finish within
 1.3 × (2,000 × 0.05 / 64) + 1 s; with zero latency the layer sustains at least 500 calls/s; a
 rerun of the same 2,000 calls from a warm cache takes at most 5 % of the cold time and sends no
 request. The LiteLLM transport and the official ``openai`` async client (in place of the layer's

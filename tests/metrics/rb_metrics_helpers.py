@@ -1,4 +1,4 @@
-"""Small labels tables for the metrics tests (CONTRACT.md labels schema)."""
+"""Small labels tables for the metrics tests (the columns of the judge stage's labels.parquet)."""
 
 from __future__ import annotations
 

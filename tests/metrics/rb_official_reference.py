@@ -1,6 +1,6 @@
-"""An independent, literal re-statement of the official figure code's formulas (spec E.1, E.2, E.4).
+"""An independent, literal re-statement of the official figure code's formulas (headline, per-class, ECE).
 
-Written from the specification with plain pandas over a CSV read the way the official scripts read
+Written from a reading of that code with plain pandas over a CSV read the way the official scripts read
 it (``pd.read_csv`` with its defaults), so it shares no code with `refusalbench.metrics`.
 """
 
