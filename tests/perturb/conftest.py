@@ -1,5 +1,6 @@
-"""Source questions for the programmatic-generator tests: a seeded sample of the NQ-open oracle pool
-(``RB_NQ_POOL`` or ../shared/data/nq_open_oracle/), else the package's bundled 30-question sample."""
+"""Source questions for the programmatic-generator tests: seeded samples of the NQ-open oracle pool in
+``fixtures/`` (2,124 questions with their gold passages; ``RB_NQ_POOL=FILE`` reads another file of that
+format instead)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from refusalbench.paths import PACKAGE_DATA_DIR
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
 from refusalbench.taxonomy import cells
 
-POOL_PATH = Path(
-    os.environ.get(
-        "RB_NQ_POOL", Path(__file__).resolve().parents[3] / "shared/data/nq_open_oracle/nq-open-oracle.pool.jsonl"
-    )
-)
+POOL_PATH = Path(os.environ.get("RB_NQ_POOL", Path(__file__).parent / "fixtures" / "nq_open_oracle_pool.jsonl"))
 N_SINGLE, N_MULTI, PASSAGES = 300, 150, 4
 
 
@@ -47,8 +43,7 @@ def _answer_bearing(row: dict) -> bool:
 @pytest.fixture(scope="session")
 def source_rows() -> list[dict]:
     """All usable source questions (answer string in the gold passage)."""
-    path = POOL_PATH if POOL_PATH.is_file() else PACKAGE_DATA_DIR / "nq_sample.jsonl"
-    return [r for r in _read(path) if _answer_bearing(r)]
+    return [r for r in _read(POOL_PATH) if _answer_bearing(r)]
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ from refusalbench.perturb import (
     implemented_levers,
 )
 from refusalbench.perturb.text import contains_any, is_clean, raw_contains_any, split_sentences
-from tests.perturb.conftest import POOL_PATH, generate_all
+from tests.perturb.conftest import generate_all
 
 MIN_COVERAGE_SINGLE = 0.7
 # cells where declining is the design (measured on this 300-question sample: Ambiguity 8 / 0 / 0 %, Contradiction
@@ -84,14 +84,6 @@ def _coverage_table(items: dict) -> str:
     return "\n".join(lines)
 
 
-needs_pool = pytest.mark.skipif(
-    not POOL_PATH.is_file(),
-    reason=f"coverage thresholds are defined over the NQ oracle pool ({POOL_PATH}); "
-    "the 30-question bundled sample is too small a distractor pool",
-)
-
-
-@needs_pool
 def test_every_cell_covers_most_single_passage_questions(single_items):
     print("\nsingle-passage coverage per cell\n" + _coverage_table(single_items))
     for (cls, intensity), pairs in single_items.items():
@@ -99,7 +91,6 @@ def test_every_cell_covers_most_single_passage_questions(single_items):
         assert share >= MIN_COVERAGE_CELL.get((cls, intensity), MIN_COVERAGE_SINGLE), f"{cls}/{intensity}: {share:.0%}"
 
 
-@needs_pool
 def test_every_cell_covers_multi_passage_questions(multi_items):
     print("\nmulti-passage coverage per cell\n" + _coverage_table(multi_items))
     for (cls, intensity), pairs in multi_items.items():
