@@ -89,9 +89,7 @@ def metric_table(sums: np.ndarray, names: list[str], level: float, quality_reaso
     return out
 
 
-def breakdowns(
-    p: Prepared, level: float = 0.95, convention: str = "strict", dims=DIMENSIONS
-) -> dict[str, dict[str, dict]]:
+def breakdowns(p: Prepared, level: float, convention: str, dims=DIMENSIONS) -> dict[str, dict[str, dict]]:
     """Per-slice counts and metrics for every dimension of `dims` the labels carry."""
     quality_reason = p.quality_column_reason if convention == "official" else p.quality_reason
     result: dict[str, dict[str, dict]] = {}

@@ -13,6 +13,7 @@ from typing import Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from refusalbench.config import ScoreConfig
 from refusalbench.errors import UserError
 from refusalbench.metrics.definitions import HEADLINE, Metric
 from refusalbench.metrics.intervals import group_sums, paired_difference
@@ -43,15 +44,15 @@ def paired_bootstrap(
     labels_a: pd.DataFrame,
     labels_b: pd.DataFrame,
     metric: str = "refusal_accuracy",
-    n_resamples: int = 1000,
-    seed: int = 42,
-    level: float = 0.95,
+    settings: Optional[ScoreConfig] = None,
     correct_score: float = 4,
 ) -> dict:
     """Difference ``metric(A) − metric(B)`` with a paired, source-clustered bootstrap interval.
 
-    Both tables must hold the same items (matched on ``id``); a UserError otherwise.
+    Both tables must hold the same items (matched on ``id``); a UserError otherwise. `settings`: the
+    bootstrap (the schema's defaults when None).
     """
+    s = settings or ScoreConfig()
     m = _lookup(metric)
     pa, pb = prepare(labels_a, correct_score), prepare(labels_b, correct_score)
     if set(pa.rows["id"]) != set(pb.rows["id"]) or len(pa.rows) != len(pb.rows):
@@ -63,7 +64,8 @@ def paired_bootstrap(
     names = [n for n in pa.stat_names if n in pb.stat_names]
     sa = group_sums(pa.cluster_codes, len(pa.cluster_ids), pa.stats[:, [pa.stat_names.index(n) for n in names]])
     sb = group_sums(pb.cluster_codes, len(pb.cluster_ids), pb.stats[:, [pb.stat_names.index(n) for n in names]])
-    return {"metric": metric, **paired_difference(sa, sb, _metric_fn(m, names), n_resamples, seed, level)}
+    fn = _metric_fn(m, names)
+    return {"metric": metric, **paired_difference(sa, sb, fn, s.n_resamples, s.seed, s.confidence_level)}
 
 
 def _state(metrics: dict) -> Optional[tuple[list[str], dict]]:
@@ -77,19 +79,23 @@ def compare_runs(
     metrics_a: dict,
     metrics_b: dict,
     metric_names: Sequence[str] = DEFAULT_COMPARED,
-    n_resamples: Optional[int] = None,
-    seed: Optional[int] = None,
-    level: Optional[float] = None,
+    settings: Optional[ScoreConfig] = None,
 ) -> dict[str, dict]:
     """Paired differences A − B for each metric, from two metrics JSON objects.
 
-    Uses the runs' own bootstrap settings unless given. A metric is ``{difference: None, reason}``
-    when the runs were not scored on the same items or the metric is undefined for either run.
+    Uses run A's own bootstrap settings (its ``meta``; the schema's defaults for any it lacks) unless
+    `settings` is given. A metric is ``{difference: None, reason}`` when the runs were not scored on the
+    same items or the metric is undefined for either run.
     """
     meta_a = metrics_a.get("meta", {})
-    n_resamples = int(n_resamples if n_resamples is not None else meta_a.get("n_resamples", 1000))
-    seed = int(seed if seed is not None else meta_a.get("seed", 42))
-    level = float(level if level is not None else meta_a.get("confidence_level", 0.95))
+    if settings is None:
+        default = ScoreConfig()
+        settings = ScoreConfig(
+            n_resamples=int(meta_a.get("n_resamples", default.n_resamples)),
+            seed=int(meta_a.get("seed", default.seed)),
+            confidence_level=float(meta_a.get("confidence_level", default.confidence_level)),
+        )
+    n_resamples, seed, level = settings.n_resamples, settings.seed, settings.confidence_level
     sa, sb = _state(metrics_a), _state(metrics_b)
     reason = None
     if sa is None or sb is None:

@@ -18,7 +18,7 @@ from typing import Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from refusalbench.errors import UserError
+from refusalbench.config import ScoreConfig
 from refusalbench.metrics import calibration as cal
 from refusalbench.metrics import official
 from refusalbench.metrics.breakdowns import breakdowns, confusion_matrix, response_distribution
@@ -137,22 +137,21 @@ def _column_list(values: np.ndarray) -> list:
 
 def compute_metrics(
     labels: pd.DataFrame | Prepared,
-    n_resamples: int = 1000,
-    seed: int = 42,
-    level: float = 0.95,
+    settings: Optional[ScoreConfig] = None,
     correct_score: float = 4,
     meta: Optional[dict] = None,
     include_cluster_sums: bool = True,
-    convention: str = "strict",
 ) -> dict:
     """All metrics of one model on one benchmark (a labels table: see `prepare` for its columns).
 
-    `convention`: ``strict`` (the project's rule, `prepare.RULE`) or ``official`` (the paper's figure
-    code, `official.RULE`) decides the headline metrics, breakdowns and ECE split; ``conventions``
-    carries the headline metrics under both, so a reader can see where the choice matters.
+    `settings`: the bootstrap (resamples, seed, confidence level) and the convention, the schema's
+    defaults when None. The convention, ``strict`` (the project's rule, `prepare.RULE`) or ``official``
+    (the paper's figure code, `official.RULE`), decides the headline metrics, breakdowns and ECE split;
+    ``conventions`` carries the headline metrics under both, so a reader can see where the choice matters.
     """
-    if convention not in official.CONVENTIONS:
-        raise UserError(f"The scoring convention must be one of {', '.join(official.CONVENTIONS)}, got {convention!r}.")
+    settings = settings or ScoreConfig()
+    n_resamples, seed, level = settings.n_resamples, settings.seed, settings.confidence_level
+    convention = str(settings.convention)
     p = labels if isinstance(labels, Prepared) else prepare(labels, correct_score=correct_score)
     stats, names = _with_calibration(p)
     n_clusters = len(p.cluster_ids)

@@ -102,9 +102,9 @@ def paired_difference(
     sums_a: np.ndarray,
     sums_b: np.ndarray,
     metric: Callable[[np.ndarray], np.ndarray],
-    n_resamples: int = 1000,
-    seed: int = 42,
-    level: float = 0.95,
+    n_resamples: int,
+    seed: int,
+    level: float,
 ) -> dict:
     """Bootstrap interval of ``metric(A) − metric(B)`` on the same clusters, resampled together.
 

@@ -11,6 +11,7 @@ from typing import Optional
 
 import pandas as pd
 
+from refusalbench.config import ScoreConfig
 from refusalbench.metrics.compare import compare_runs
 from refusalbench.metrics.core import compute_metrics
 from refusalbench.metrics.definitions import HEADLINE
@@ -30,14 +31,13 @@ def _budget(value) -> Optional[int]:
 def score_by_model(
     labels: pd.DataFrame,
     default_model: str = "model",
-    n_resamples: int = 1000,
-    seed: int = 42,
-    level: float = 0.95,
+    settings: Optional[ScoreConfig] = None,
     correct_score: float = 4,
     meta: Optional[dict] = None,
-    convention: str = "strict",
 ) -> dict[str, dict]:
-    """Metrics per model (and per reasoning budget when a model has several) → {name: metrics}."""
+    """Metrics per model (and per reasoning budget when a model has several) → {name: metrics}.
+
+    `settings`: bootstrap and convention (`compute_metrics`)."""
     labels = labels.reset_index(drop=True)
     model = (
         labels["model"].astype(object).where(labels["model"].notna(), default_model)
@@ -63,9 +63,7 @@ def score_by_model(
             label = f"{name} [budget {b}]" if split else str(name)
             run_budget = b if split else (budgets[0] if budgets else None)
             run_meta = {**(meta or {}), "model": str(name), "reasoning_budget": run_budget}
-            results[label] = compute_metrics(
-                labels.loc[part], n_resamples, seed, level, correct_score, run_meta, convention=convention
-            )
+            results[label] = compute_metrics(labels.loc[part], settings, correct_score, run_meta)
     return results
 
 

@@ -73,12 +73,9 @@ def run(ctx: RunContext) -> None:
     results = score_by_model(
         labels,
         default_model=default_model,
-        n_resamples=cfg.n_resamples,
-        seed=cfg.seed,
-        level=cfg.confidence_level,
+        settings=cfg,
         correct_score=ctx.cfg.judge.correct_score,
         meta=meta,
-        convention=str(cfg.convention),
     )
     metrics = combine(results, meta)
     table = summary_table(results)

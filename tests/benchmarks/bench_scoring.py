@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from refusalbench.config import ScoreConfig
 from refusalbench.metrics import compute_metrics
 from refusalbench.taxonomy import PREDICTION_LABELS, cells, ground_truth
 from tests.benchmarks.targets import Figure, report_and_check
@@ -62,7 +63,7 @@ def run_benchmark() -> dict:
     labels = synthetic_labels()
     groups = [g for _, g in labels.groupby("model", sort=True)]
     start = time.perf_counter()
-    results = [compute_metrics(g, n_resamples=N_RESAMPLES, seed=42) for g in groups]
+    results = [compute_metrics(g, settings=ScoreConfig(n_resamples=N_RESAMPLES, seed=42)) for g in groups]
     elapsed = time.perf_counter() - start
     return {
         "models": len(results),

@@ -5,13 +5,14 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from refusalbench.config import ScoreConfig
 from refusalbench.metrics import compute_metrics
 from refusalbench.taxonomy import GROUND_TRUTH_LABELS, PREDICTION_LABELS
 from tests.metrics.rb_metrics_helpers import AMB, ATT, CON, EIGHT, OTHER, A, labels
 
 
 def test_breakdowns_per_class_intensity_and_cells():
-    m = compute_metrics(labels(EIGHT), n_resamples=0)
+    m = compute_metrics(labels(EIGHT), settings=ScoreConfig(n_resamples=0))
     b = m["breakdowns"]
     assert set(b) == {"perturbation_class", "intensity", "class_intensity"}
     assert list(b["intensity"]) == ["LOW", "MEDIUM", "HIGH"]
@@ -30,14 +31,14 @@ def test_breakdowns_per_class_intensity_and_cells():
 
 def test_optional_dimensions_generator_lever_domain():
     df = labels(EIGHT, generator_model=["claude", "gpt"] * 4, lever_selected=["x"] * 8, domain=[None] * 8)
-    b = compute_metrics(df, n_resamples=0)["breakdowns"]
+    b = compute_metrics(df, settings=ScoreConfig(n_resamples=0))["breakdowns"]
     assert set(b["generator_model"]) == {"claude", "gpt"}
     assert b["lever_selected"]["x"]["n"] == 8
     assert "domain" not in b  # an all-empty column is not a breakdown
 
 
 def test_confusion_matrix_counts_and_rows():
-    cm = compute_metrics(labels(EIGHT), n_resamples=0)["confusion_matrix"]
+    cm = compute_metrics(labels(EIGHT), settings=ScoreConfig(n_resamples=0))["confusion_matrix"]
     assert cm["rows"] == list(GROUND_TRUTH_LABELS) and cm["columns"] == list(PREDICTION_LABELS)
     counts = pd.DataFrame(cm["counts"], index=cm["rows"], columns=cm["columns"])
     assert counts.loc[A, "answer_attempt"] == 2 and counts.loc[A, OTHER] == 1 and counts.loc[A, "truncated"] == 1
@@ -58,7 +59,7 @@ def test_multi_passage_raf_flag_and_eligibility_gated_raf():
         factuality_all=[True, False, False, None, None],
         factuality_relevant=[True, True, False, None, None],
     )
-    mp = compute_metrics(df, n_resamples=100)["multi_passage"]
+    mp = compute_metrics(df, settings=ScoreConfig(n_resamples=100))["multi_passage"]
     assert mp["eligibility"]["value"] == pytest.approx(2 / 4)  # false refusal counts 0
     assert mp["factuality"]["value"] == pytest.approx(1 / 4)
     assert mp["raf_flag"]["value"] == pytest.approx(2 / 4)  # the original code's flag
@@ -70,4 +71,4 @@ def test_multi_passage_raf_flag_and_eligibility_gated_raf():
 
 
 def test_no_multi_passage_block_without_flags():
-    assert "multi_passage" not in compute_metrics(labels(EIGHT), n_resamples=0)
+    assert "multi_passage" not in compute_metrics(labels(EIGHT), settings=ScoreConfig(n_resamples=0))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from refusalbench.config import ScoreConfig
 from refusalbench.errors import UserError
 from refusalbench.metrics import compute_metrics
 from refusalbench.metrics.calibration import FIVE_BIN_EDGES, bin_index
@@ -30,7 +31,7 @@ def constructed():
 
 
 def test_ece_and_brier_on_a_constructed_example():
-    cal = compute_metrics(constructed(), n_resamples=200)["calibration"]
+    cal = compute_metrics(constructed(), settings=ScoreConfig(n_resamples=200))["calibration"]
     # bin (0.9, 1]: 4 items, accuracy 0.75, confidence 0.95 → 4·0.20; bin [0, 0.3]: 2 items, 0 vs 0.15 → 2·0.15
     expected_ece = (4 * 0.20 + 2 * 0.15) / 6
     assert cal["ece_5bin"]["value"] == pytest.approx(expected_ece)
@@ -47,7 +48,7 @@ def test_ece_and_brier_on_a_constructed_example():
 
 def test_ten_bins_differ_from_five():
     df = labels([(A, ATT, True, "a"), (A, ATT, False, "b")], confidence=[0.55, 0.65])
-    cal = compute_metrics(df, n_resamples=0)["calibration"]
+    cal = compute_metrics(df, settings=ScoreConfig(n_resamples=0))["calibration"]
     assert cal["ece_5bin"]["value"] == pytest.approx(abs(1 - 1.2) / 2)  # one bin (0.5, 0.7]
     assert cal["ece_10bin"]["value"] == pytest.approx((0.45 + 0.65) / 2)  # two bins
 
@@ -55,15 +56,15 @@ def test_ten_bins_differ_from_five():
 def test_items_without_confidence_are_left_out():
     df = constructed()
     df.loc[0, "confidence"] = None
-    cal = compute_metrics(df, n_resamples=0)["calibration"]
+    cal = compute_metrics(df, settings=ScoreConfig(n_resamples=0))["calibration"]
     assert cal["n"] == 5 and cal["n_without_confidence"] == 1
 
 
 def test_no_confidence_column():
-    cal = compute_metrics(labels(EIGHT), n_resamples=0)["calibration"]
+    cal = compute_metrics(labels(EIGHT), settings=ScoreConfig(n_resamples=0))["calibration"]
     assert cal["available"] is False and "confidence" in cal["reason"]
 
 
 def test_confidence_must_be_a_probability():
     with pytest.raises(UserError, match="confidence"):
-        compute_metrics(labels(EIGHT, confidence=[50.0] * 8), n_resamples=0)
+        compute_metrics(labels(EIGHT, confidence=[50.0] * 8), settings=ScoreConfig(n_resamples=0))

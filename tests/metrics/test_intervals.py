@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from refusalbench.config import ScoreConfig
 from refusalbench.errors import UserError
 from refusalbench.metrics import (
     compare_runs,
@@ -59,9 +60,9 @@ def synthetic(n_sources=40, per_source=8, seed=0, p_source=None):
 
 def test_bootstrap_interval_contains_estimate_and_is_reproducible():
     df = synthetic()
-    m1 = compute_metrics(df, n_resamples=400, seed=11)
-    m2 = compute_metrics(df, n_resamples=400, seed=11)
-    m3 = compute_metrics(df, n_resamples=400, seed=12)
+    m1 = compute_metrics(df, settings=ScoreConfig(n_resamples=400, seed=11))
+    m2 = compute_metrics(df, settings=ScoreConfig(n_resamples=400, seed=11))
+    m3 = compute_metrics(df, settings=ScoreConfig(n_resamples=400, seed=12))
     ra = m1["refusal_accuracy"]
     assert ra["ci_low"] <= ra["value"] <= ra["ci_high"]
     assert m1["refusal_accuracy"] == m2["refusal_accuracy"]
@@ -70,8 +71,10 @@ def test_bootstrap_interval_contains_estimate_and_is_reproducible():
 
 def test_bootstrap_is_clustered_by_source_question():
     df = synthetic()
-    clustered = compute_metrics(df, n_resamples=1000, seed=1)["refusal_accuracy"]
-    by_item = compute_metrics(df.drop(columns="source_id"), n_resamples=1000, seed=1)["refusal_accuracy"]
+    clustered = compute_metrics(df, settings=ScoreConfig(n_resamples=1000, seed=1))["refusal_accuracy"]
+    by_item = compute_metrics(df.drop(columns="source_id"), settings=ScoreConfig(n_resamples=1000, seed=1))[
+        "refusal_accuracy"
+    ]
     width = lambda e: e["ci_high"] - e["ci_low"]  # noqa: E731
     # all-or-nothing clusters of 8: the design effect is about sqrt(8) on the width
     assert width(clustered) > 2 * width(by_item)
@@ -81,7 +84,7 @@ def test_bootstrap_is_clustered_by_source_question():
 
 def test_vectorised_bootstrap_matches_an_explicit_loop():
     df = labels(EIGHT)
-    m = compute_metrics(df, n_resamples=300, seed=5)
+    m = compute_metrics(df, settings=ScoreConfig(n_resamples=300, seed=5))
     clusters = sorted(df["source_id"].unique())
     weights = resample_counts(len(clusters), 300, 5)
     values = []
@@ -98,7 +101,7 @@ def test_vectorised_bootstrap_matches_an_explicit_loop():
 
 def test_paired_bootstrap_identical_models_differ_by_zero():
     df = synthetic()
-    d = paired_bootstrap(df, df.copy(), "refusal_accuracy", n_resamples=300)
+    d = paired_bootstrap(df, df.copy(), "refusal_accuracy", settings=ScoreConfig(n_resamples=300))
     assert d["difference"] == 0.0 and d["ci_low"] == 0.0 and d["ci_high"] == 0.0 and d["p_value"] == 1.0
 
 
@@ -107,11 +110,14 @@ def test_paired_bootstrap_detects_a_consistent_difference():
     b = a.copy()
     flip = b.index[b["predicted_label"] == AMB][:40]  # model B loses 40 of A's correct refusals
     b.loc[flip, "predicted_label"] = ATT
-    d = paired_bootstrap(a, b, "refusal_accuracy", n_resamples=500, seed=3)
+    d = paired_bootstrap(a, b, "refusal_accuracy", settings=ScoreConfig(n_resamples=500, seed=3))
     assert d["difference"] == pytest.approx(40 / len(a))
     assert d["ci_low"] > 0 and d["p_value"] < 0.05
     # the paired interval is narrower than the two marginal intervals suggest
-    ma, mb = compute_metrics(a, n_resamples=500, seed=3), compute_metrics(b, n_resamples=500, seed=3)
+    ma, mb = (
+        compute_metrics(a, settings=ScoreConfig(n_resamples=500, seed=3)),
+        compute_metrics(b, settings=ScoreConfig(n_resamples=500, seed=3)),
+    )
     assert d["ci_high"] - d["ci_low"] < (ma["refusal_accuracy"]["ci_high"] - ma["refusal_accuracy"]["ci_low"])
     # the same from the two metrics JSON objects
     from_json = compare_runs(ma, mb, ["refusal_accuracy"])["refusal_accuracy"]
@@ -123,13 +129,13 @@ def test_paired_comparison_needs_the_same_items():
     a = synthetic()
     with pytest.raises(UserError, match="same items"):
         paired_bootstrap(a, a.iloc[:-1], "refusal_accuracy")
-    ma = compute_metrics(a, n_resamples=50)
-    mb = compute_metrics(a.iloc[:-8], n_resamples=50)
+    ma = compute_metrics(a, settings=ScoreConfig(n_resamples=50))
+    mb = compute_metrics(a.iloc[:-8], settings=ScoreConfig(n_resamples=50))
     assert compare_runs(ma, mb, ["refusal_accuracy"])["refusal_accuracy"]["difference"] is None
 
 
 def test_paired_comparison_of_undefined_metric():
     df = labels([(A, ATT, None, "a"), (AMB, AMB, None, "b")]).drop(columns="answer_correct")
-    m = compute_metrics(df, n_resamples=20)
+    m = compute_metrics(df, settings=ScoreConfig(n_resamples=20))
     out = compare_runs(m, m, ["answer_accuracy", "refusal_accuracy"])
     assert out["answer_accuracy"]["difference"] is None and out["refusal_accuracy"]["difference"] == 0.0

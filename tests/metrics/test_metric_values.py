@@ -6,13 +6,15 @@ import math
 
 import pytest
 
+from refusalbench.config import ScoreConfig
 from refusalbench.errors import UserError
 from refusalbench.metrics import REQUIRED_KEYS, RULE_ID, compute_metrics
 from tests.metrics.rb_metrics_helpers import AMB, ATT, CON, EIGHT, MIS, OTHER, A, labels, value
 
 
 def score(rows, **kw):
-    return compute_metrics(labels(rows, **kw.pop("extra", {})), n_resamples=kw.pop("n_resamples", 200), seed=7, **kw)
+    table = labels(rows, **kw.pop("extra", {}))
+    return compute_metrics(table, ScoreConfig(n_resamples=kw.pop("n_resamples", 200), seed=7), **kw)
 
 
 def test_worked_example_every_headline_metric():
@@ -169,7 +171,7 @@ def test_all_correct():
 
 def test_answer_accuracy_needs_quality_judgements():
     df = labels([(A, ATT, None, "a"), (A, OTHER, None, "b"), (AMB, AMB, None, "c")]).drop(columns="answer_correct")
-    m = compute_metrics(df, n_resamples=50)
+    m = compute_metrics(df, settings=ScoreConfig(n_resamples=50))
     assert m["answer_accuracy"]["value"] is None and "quality" in m["answer_accuracy"]["reason"]
     assert m["calibrated_refusal_score"]["value"] is None
     assert value(m, "false_refusal_rate") == 0.5  # other metrics unaffected
@@ -191,8 +193,10 @@ def test_unjudged_attempt_among_judged_ones_is_not_correct():
 def test_quality_score_threshold():
     df = labels([(A, ATT, None, "a"), (A, ATT, None, "b"), (A, ATT, None, "c")]).drop(columns="answer_correct")
     df["answer_quality_score"] = [4.0, 3.0, 5.0]
-    assert value(compute_metrics(df, n_resamples=0), "answer_accuracy") == pytest.approx(2 / 3)
-    assert value(compute_metrics(df, n_resamples=0, correct_score=5), "answer_accuracy") == pytest.approx(1 / 3)
+    assert value(compute_metrics(df, settings=ScoreConfig(n_resamples=0)), "answer_accuracy") == pytest.approx(2 / 3)
+    assert value(
+        compute_metrics(df, settings=ScoreConfig(n_resamples=0), correct_score=5), "answer_accuracy"
+    ) == pytest.approx(1 / 3)
 
 
 def test_refusal_rate_by_intensity_over_all_items():
@@ -219,6 +223,6 @@ def test_invalid_tables():
 
 def test_no_source_id_clusters_by_item():
     df = labels(EIGHT).drop(columns="source_id")
-    m = compute_metrics(df, n_resamples=50)
+    m = compute_metrics(df, settings=ScoreConfig(n_resamples=50))
     assert m["meta"]["cluster_column"] == "id" and m["meta"]["n_clusters"] == 8
     assert not math.isnan(m["refusal_accuracy"]["ci_high"])

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import tests.metrics.rb_official_reference as reference
+from refusalbench.config import ScoreConfig
 from refusalbench.errors import UserError
 from refusalbench.metrics import compute_metrics, read_predictions
 from refusalbench.metrics.models import score_by_model
@@ -49,7 +50,9 @@ def values(metrics: dict) -> dict:
 
 
 def test_hand_table_official(tmp_path):
-    m = compute_metrics(read_predictions(write_rows(tmp_path, HAND)), n_resamples=0, convention="official")
+    m = compute_metrics(
+        read_predictions(write_rows(tmp_path, HAND)), settings=ScoreConfig(n_resamples=0, convention="official")
+    )
     f1 = 2 * (5 / 7) * (5 / 6) / (5 / 7 + 5 / 6)
     expected = {
         "answer_accuracy": 1 / 4,  # ERROR and ANSWER_CORRECTLY are refusals, never correct answers
@@ -75,7 +78,7 @@ def test_hand_table_official(tmp_path):
 
 
 def test_hand_table_strict(tmp_path):
-    m = compute_metrics(read_predictions(write_rows(tmp_path, HAND)), n_resamples=0)
+    m = compute_metrics(read_predictions(write_rows(tmp_path, HAND)), settings=ScoreConfig(n_resamples=0))
     expected = {
         "answer_accuracy": 1 / 4,
         "refusal_accuracy": 2 / 6,  # the case variant is credited; ERROR and REFUSE_NONE stay in the denominator
@@ -106,18 +109,20 @@ def test_hand_table_strict(tmp_path):
 def test_empty_denominators_give_zero_officially_and_null_strictly(tmp_path):
     only_answerable = [r for r in HAND if r[2] == "ANSWER_CORRECTLY"]
     df = read_predictions(write_rows(tmp_path, only_answerable))
-    off = values(compute_metrics(df, n_resamples=0, convention="official"))
-    strict = values(compute_metrics(df, n_resamples=0))
+    off = values(compute_metrics(df, settings=ScoreConfig(n_resamples=0, convention="official")))
+    strict = values(compute_metrics(df, settings=ScoreConfig(n_resamples=0)))
     for name in ("refusal_accuracy", "missed_refusal_rate", "detection_recall", "category_accuracy", "detection_f1"):
         assert off[name] == 0.0 and strict[name] is None, name
     all_error = [("P-MissingInfo", "HIGH", "REFUSE_INFO_MISSING_IN_CONTEXT", "ERROR", "", "")] * 2
-    m = compute_metrics(read_predictions(write_rows(tmp_path, all_error)), n_resamples=0, convention="official")
+    m = compute_metrics(
+        read_predictions(write_rows(tmp_path, all_error)), settings=ScoreConfig(n_resamples=0, convention="official")
+    )
     assert m["refusal_accuracy"]["value"] is None and "NaN" in m["refusal_accuracy"]["reason"]  # pandas mean of NaNs
 
 
 def test_derived_match_without_the_column_follows_the_evaluator(tmp_path):
     df = read_predictions(write_rows(tmp_path, HAND)).drop(columns="refusal_match_correct")
-    m = compute_metrics(df, n_resamples=0, convention="official")
+    m = compute_metrics(df, settings=ScoreConfig(n_resamples=0, convention="official"))
     # derived m: ERROR → missing; attempt → False; else exact string equality — the same as the file's column
     assert m["refusal_accuracy"]["value"] == pytest.approx(1 / 5)
     assert m["category_accuracy"]["value"] == pytest.approx(1 / 5)
@@ -126,13 +131,16 @@ def test_derived_match_without_the_column_follows_the_evaluator(tmp_path):
 def test_the_files_own_match_column_is_used(tmp_path):
     rows = [("P-Ambiguity", "MEDIUM", "REFUSE_AMBIGUOUS_QUERY", "REFUSE_OTHER", "", "True")]  # a lenient evaluator
     df = read_predictions(write_rows(tmp_path, rows))
-    assert compute_metrics(df, n_resamples=0, convention="official")["refusal_accuracy"]["value"] == 1.0
-    assert compute_metrics(df, n_resamples=0)["refusal_accuracy"]["value"] == 0.0
+    assert (
+        compute_metrics(df, settings=ScoreConfig(n_resamples=0, convention="official"))["refusal_accuracy"]["value"]
+        == 1.0
+    )
+    assert compute_metrics(df, settings=ScoreConfig(n_resamples=0))["refusal_accuracy"]["value"] == 0.0
 
 
 def test_unknown_convention_is_a_user_error(tmp_path):
     with pytest.raises(UserError, match="convention"):
-        compute_metrics(read_predictions(write_rows(tmp_path, HAND)), n_resamples=0, convention="lenient")
+        ScoreConfig(n_resamples=0, convention="lenient")
 
 
 # --- randomised files in the official columns --------------------------------------------------
@@ -238,7 +246,7 @@ def test_random_files_match_the_official_formulas(tmp_path, seed):
     path = tmp_path / "results.csv"
     random_file(rng, path, confidence=seed % 2 == 0)
     official = reference.figures(path)
-    ours = score_by_model(read_predictions(path), n_resamples=0, convention="official")
+    ours = score_by_model(read_predictions(path), settings=ScoreConfig(n_resamples=0, convention="official"))
     assert set(ours) == set(official)
     for model in official:
         assert_parity(ours[model], official[model])
@@ -292,7 +300,7 @@ g,5,s5_5,s5,REFUSE_INFO_MISSING_IN_CONTEXT,P-MissingInfo,HIGH,False,Finance,ERRO
 def test_garage_file_in_official_columns_scores_without_nulls(tmp_path, convention):
     path = tmp_path / "hybrid_evaluation_results.csv"
     path.write_text(GARAGE_HEADER + GARAGE_ROWS)
-    m = compute_metrics(read_predictions(path), n_resamples=50, convention=convention)
+    m = compute_metrics(read_predictions(path), settings=ScoreConfig(n_resamples=50, convention=convention))
     headline = [
         "answer_accuracy",
         "refusal_accuracy",
@@ -315,9 +323,11 @@ def test_garage_file_in_official_columns_scores_without_nulls(tmp_path, conventi
 def test_rescoring_applies_a_changed_correct_score(tmp_path):
     df = read_predictions(write_rows(tmp_path, HAND))
     df["answer_correct"] = df["answer_quality_score"].map(lambda q: None if pd.isna(q) else float(q) >= 4)
-    assert compute_metrics(df, n_resamples=0, correct_score=4)["answer_accuracy"]["value"] == pytest.approx(1 / 4)
+    assert compute_metrics(df, settings=ScoreConfig(n_resamples=0), correct_score=4)["answer_accuracy"][
+        "value"
+    ] == pytest.approx(1 / 4)
     # the stored answer_correct came from threshold 4; threshold 2 re-derives it from the stored scores
-    m = compute_metrics(df, n_resamples=0, correct_score=2)
+    m = compute_metrics(df, settings=ScoreConfig(n_resamples=0), correct_score=2)
     assert m["answer_accuracy"]["value"] == pytest.approx(2 / 4)
     assert m["meta"]["answer_correct_threshold"] == 2
 
@@ -327,7 +337,7 @@ def test_report_shows_both_conventions_where_they_differ_and_paper_numbers_use_o
     from refusalbench.report.build import build_report
     from refusalbench.report.paper import our_number
 
-    m = compute_metrics(read_predictions(write_rows(tmp_path, HAND * 5)), n_resamples=200)
+    m = compute_metrics(read_predictions(write_rows(tmp_path, HAND * 5)), settings=ScoreConfig(n_resamples=200))
     differ = {row["metric"]: row for row in convention_differences(m)}
     assert differ["false_refusal_rate"]["strict"] == 0.0 and differ["false_refusal_rate"]["official"] == 0.5
     assert "answer_accuracy" not in differ  # the same under both
@@ -339,7 +349,7 @@ def test_report_shows_both_conventions_where_they_differ_and_paper_numbers_use_o
 def test_own_labels_under_official_truncated_and_unscored_are_refusals():
     from tests.metrics.rb_metrics_helpers import EIGHT, labels
 
-    m = compute_metrics(labels(EIGHT), n_resamples=0, convention="official")
+    m = compute_metrics(labels(EIGHT), settings=ScoreConfig(n_resamples=0, convention="official"))
     # answerable: correct, wrong, REFUSE_OTHER, truncated → 2 refusals of 4
     assert m["false_refusal_rate"]["value"] == pytest.approx(2 / 4)
     # unanswerable: exact code, wrong code, attempt, unscored (the evaluator's ERROR: m missing) → 1 of 3

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from refusalbench.config import ScoreConfig
 from refusalbench.errors import UserError
 from refusalbench.metrics import compute_metrics, read_predictions
 
@@ -35,7 +36,7 @@ def test_original_csv_scores(tmp_path):
         "id",
         "generator_model",
     } <= set(df.columns)
-    m = compute_metrics(df, n_resamples=100)
+    m = compute_metrics(df, settings=ScoreConfig(n_resamples=100))
     assert m["answer_accuracy"]["value"] == pytest.approx(1 / 3)  # 5.0 correct, 2.0 wrong, false refusal
     assert m["false_refusal_rate"]["value"] == pytest.approx(1 / 3)
     assert m["refusal_accuracy"]["value"] == pytest.approx(1 / 2)  # ERROR → unscored, still in the denominator
@@ -58,7 +59,7 @@ def test_without_quality_scores_answer_accuracy_is_null(tmp_path):
     df = pd.read_csv(write(tmp_path, ORIGINAL_CSV)).drop(columns="answer_quality_score")
     path = tmp_path / "p.jsonl"
     df.to_json(path, orient="records", lines=True)
-    m = compute_metrics(read_predictions(path), n_resamples=50)
+    m = compute_metrics(read_predictions(path), settings=ScoreConfig(n_resamples=50))
     assert m["answer_accuracy"]["value"] is None and "answer_quality_score" in m["answer_accuracy"]["reason"]
     assert m["calibrated_refusal_score"]["value"] is None
     assert m["refusal_accuracy"]["value"] == pytest.approx(1 / 2)
@@ -75,7 +76,7 @@ def test_parquet_expected_rag_behavior_and_source_ids(tmp_path):
     )
     path = tmp_path / "p.parquet"
     df.to_parquet(path)
-    m = compute_metrics(read_predictions(path), n_resamples=50)
+    m = compute_metrics(read_predictions(path), settings=ScoreConfig(n_resamples=50))
     assert m["answer_accuracy"]["value"] == 1.0 and m["refusal_accuracy"]["value"] == 1.0
     assert m["meta"]["cluster_column"] == "source_id" and m["meta"]["n_clusters"] == 1
 
@@ -96,7 +97,7 @@ def test_garage_columns_and_confidence(tmp_path):
     df.to_json(path, orient="records", lines=True)
     labels = read_predictions(path)
     assert labels["confidence"].tolist() == pytest.approx([0.9, 0.4, 0.8])
-    m = compute_metrics(labels, n_resamples=0)
+    m = compute_metrics(labels, settings=ScoreConfig(n_resamples=0))
     assert m["multi_passage"]["raf_flag"]["value"] == 0.5 and m["multi_passage"]["eligibility"]["value"] == 1.0
     assert set(m["breakdowns"]["domain"]) == {"Health", "Finance"}
     assert m["calibration"]["available"]

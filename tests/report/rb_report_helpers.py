@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from refusalbench.config import ScoreConfig
 from refusalbench.metrics.models import score_by_model
 from tests.support.scoring import labels_table
 
@@ -14,4 +15,4 @@ def runs(
         table["eligibility"] = table["answer_correct"]
         table["factuality_all"] = table["answer_correct"]
         table["factuality_relevant"] = table["answer_correct"]
-    return score_by_model(table, n_resamples=100, meta={"benchmark": benchmark})
+    return score_by_model(table, settings=ScoreConfig(n_resamples=100), meta={"benchmark": benchmark})
