@@ -97,6 +97,11 @@ class Item:
         if best:
             self.anchor, self.atype = best
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Names a sentence may open with that must keep their capitals (the passage's title)."""
+        return (re.sub(r"\s*\([^)]*\)\s*$", "", self.title).strip(),) if self.title else ()
+
     @functools.cached_property
     def vocabulary(self) -> frozenset[str]:
         """Words the passages use in lower case (so a capitalised sentence opener can be lowered)."""

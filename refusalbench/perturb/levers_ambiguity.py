@@ -54,8 +54,10 @@ should in on of for from at by about with to into after before during sang sings
 play directed produced made owns owned built designed created invented founded started voices voiced narrates narrated
 composed performs performed recorded released hosts hosted won wins leads led runs ran sponsors sponsored""".split()
 )
+# no preposition after the pronoun: "what is it on the computer", "who sings it by the eagles" attach a
+# modifier that the name carried and "it" cannot
 AFTER = frozenset(
-    """in on for from at by about with to into after before during come came take takes took get got
+    """come came take takes took get got
 start started end ended begin began air aired open opened happen happened released made written filmed set located built
 based founded published recorded produced directed created launched formed become became first last originally""".split()
 )
@@ -93,7 +95,9 @@ def pronoun_query(query: str, title: str, pronoun: str) -> Optional[str]:
         return None  # "who won the battle of the first battle of bull run": the rest repeats the name
     if {"are", "were", "do", "have"} & set(before):
         return None  # a plural subject, which "it" cannot replace
-    if not before or before[-1] not in BEFORE or (after and not possessive and after[0] not in AFTER):
+    if before[-1:] == ["of"] or possessive:
+        return None  # "the new episodes of it", "its lyrics": the pronoun is buried in a longer noun phrase
+    if not before or before[-1] not in BEFORE or (after and after[0] not in AFTER):
         return None  # the name is part of a noun phrase ("the last name Roberts", "Hey Jude lyrics")
     word = ("its" if pronoun == "it" else f"{pronoun}'s") if possessive else pronoun
     rest = query[end:]

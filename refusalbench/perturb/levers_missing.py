@@ -119,12 +119,22 @@ def answer_clause_excised(item: Item) -> Proposal:
     )
 
 
+# a name: capitalised words, optionally joined by short lower-case particles ("Isle of Man", "Leonardo da Vinci")
+_BARE_NAME = re.compile(
+    r"(?:The\s+)?[A-Z0-9][\w.'’&-]*(?:,?\s+(?:(?:of|the|de|da|del|di|du|van|von|la|le|and|y|bin|al)\s+)*[A-Z0-9][\w.'’&-]*)*"
+)
+
+
 @lever(MI, tx.MEDIUM, "Placeholder Entity Substitution", CONTEXT)
 def placeholder_entity(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype not in STAND_IN:
         raise NotApplicable(f"the answer is a {item.atype}, not a named entity")
     stand_in = STAND_IN[item.atype]
+    stated = [a for a in item.answers if any(contains(p, a) for p in item.passages)]
+    if any(not _BARE_NAME.fullmatch(a) for a in stated):
+        # "hosted by Brazil" → "a certain place" would swallow the verb; "The Senate's" a possessive
+        raise NotApplicable("a stated answer is a phrase around a name, not the bare name a stand-in can replace")
     tokens = name_tokens(item) if item.atype == at.PERSON else []
     passages = item.edit_signal(lambda p: _mask(p, item.answers, stand_in, tokens))
     return _proposal(
