@@ -25,7 +25,7 @@ from refusalbench.perturb.base import (
     restated,
 )
 from refusalbench.perturb.distractors import with_value
-from refusalbench.perturb.text import contains_any, embed, end_sentence, split_sentences
+from refusalbench.perturb.text import contains_any, end_sentence, split_sentences
 
 CO = tx.CONTRADICTION
 MAX_WORDS = 60
@@ -72,9 +72,12 @@ _YEAR_TOKEN = re.compile(r"(?<!\d)(?:1[0-9]\d\d|20\d\d)(?!\d)")
 _AWKWARD_PUNCTUATION = re.compile(r"[—–;()\[\]]")
 _PREPOSITION_OPENER = re.compile(
     r"(?:to|in|on|at|by|as|after|before|during|from|since|until|with|when|while|following|according|upon|"
-    r"principal|originally|initially|later|today|currently)\b",
+    r"principal|originally|initially|later|today|currently|instead|despite|although|though|unlike)\b",
     re.I,
 )
+
+
+_PARTICIPLE_OPENER = re.compile(r"\s*[A-Z][a-z]{2,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)")  # "Released on ..."
 
 
 def plain_restatement(original: str, new: str, value: str) -> None:
@@ -88,16 +91,16 @@ def plain_restatement(original: str, new: str, value: str) -> None:
         raise NotApplicable("the answer sentence has a dash, semicolon or bracket")
     if set(_YEAR_TOKEN.findall(new)) - set(_YEAR_TOKEN.findall(value)):
         raise NotApplicable("the answer sentence names other years, which the rival value could contradict")
-    if (
-        not _YEAR_TOKEN.search(value)
-        and re.search(r"\d", value)
-        and len(re.findall(r"\d[\d,.]*", new)) > len(re.findall(r"\d[\d,.]*", value))
-    ):
+    if not _YEAR_TOKEN.search(value) and re.search(r"\d", new.replace(value, "")):
         raise NotApplicable("the answer sentence gives other figures, which the rival value could clash with")
     before = new[: new.find(value)] if value in new else ""
     if re.search(rf"(?:{_HEDGE.pattern})\s*$", before, re.I):
         raise NotApplicable("the value is hedged in its sentence ('more than 80'); a rival would not contradict it")
-    if _PREPOSITION_OPENER.match(original.strip()):
+    if re.search(r"\b(?:which|who|whom|whose|that|and|but|or|as|while|although|though|where|when)\W*$", new):
+        raise NotApplicable("the restated clause is cut before its end ('... in Iceland which,')")
+    if re.search(rf"\ball\s+{re.escape(value)}\b", new, re.I):
+        raise NotApplicable("the value follows 'all' ('all four volumes'), which a rival count turns into nonsense")
+    if _PREPOSITION_OPENER.match(original.strip()) or _PARTICIPLE_OPENER.match(original):
         raise NotApplicable("the answer sentence opens on a preposition or adverb, not on its subject")
 
 
@@ -128,7 +131,7 @@ def _conflict(item: Item, value: str, templates, reason: str, alone: str = "", p
     if _CONNECTIVE.match(original.strip()):
         raise NotApplicable("the answer sentence opens with a connective ('However, ...') that cannot follow 'that'")
     template = item.rng.choice(templates) if isinstance(templates, tuple) else templates
-    statement = end_sentence(template.format(s=embed(new, item.vocabulary, item.names), a=item.anchor_text))
+    statement = end_sentence(template.format(s=item.embedded(new), a=item.anchor_text))
     standalone = end_sentence(alone.format(S=end_sentence(new), a=item.anchor_text)) if alone else statement
     return Proposal(item.query, place(item, original, statement, standalone), reason.format(v=value))
 
@@ -208,6 +211,8 @@ def magnitude_clash(item: Item) -> Proposal:
     num = at.parse_number(item.anchor) if item.atype == at.NUMBER else None
     if num is None or num.value <= 0:
         raise NotApplicable("the answer is not a plain number")
+    if any(_HEDGE.search(a) for a in item.aliases()):
+        raise NotApplicable("the answer is hedged ('more than 200'); a tenfold rival would not contradict it")
     factor = 10.0 if num.value < 1000 or item.rng.random() < 0.5 else 0.1
     value = with_value(num, num.value * factor)
     if value == item.anchor or contains_any(value, item.answers):
@@ -307,7 +312,7 @@ def peripheral_clash(item: Item) -> Proposal:
     changed = sentence[: m.start()] + str(new_year) + sentence[m.end() :]
     if contains_any(changed, item.answers) or len(sentence.split()) > MAX_WORDS:
         raise NotApplicable("the peripheral sentence is unsuitable")
-    statement = end_sentence(PERIPHERAL.format(s=embed(changed, item.vocabulary, item.names)))
+    statement = end_sentence(PERIPHERAL.format(s=item.embedded(changed)))
     return Proposal(
         item.query,
         place(item, sentence, statement, end_sentence(changed)),

@@ -18,7 +18,7 @@ import re
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
-from refusalbench.perturb.levers_ambiguity import pronoun_query, subject_span, title_core
+from refusalbench.perturb.levers_ambiguity import KIND_NOUNS, pronoun_query, subject_span, title_core
 from refusalbench.perturb.subject import BUILT, WORKS, Subject, quoted, work_subject
 from refusalbench.perturb.text import (
     as_question,
@@ -65,7 +65,7 @@ def most_beautiful(item: Item) -> Proposal:
 def counterfactual_chain(item: Item) -> Proposal:
     subject = _subject(item, WORKS | BUILT)
     verb = "been built" if subject.kind in BUILT else CREATED.get(subject.kind, "been made")
-    query = f"If {quoted(subject)} had never {verb}, how would {subject.field} have developed in the decades since?"
+    query = f"If {quoted(subject)} had never {verb}, how would {subject.field} have developed since then?"
     return Proposal(
         query, list(item.passages), f"Asked for an alternate history without the {subject.kind}; nothing can ground it."
     )
@@ -147,6 +147,7 @@ def labelled_major(item: Item) -> Proposal:
     if rest is None or span is None:
         raise NotApplicable("the query does not name the passage's subject where a pronoun could stand")
     name = item.query[span[0] : span[1]].removesuffix("'s")
+    name = re.sub(rf"^(?:the\s+)?(?:{'|'.join(KIND_NOUNS)})\s+", "", name, flags=re.I)  # not "the song X a hit song"
     article = "an" if label[:1] in "aeiou" else "a"
     query = as_question(f"Was {name} {article} {label}, and {lower_first(question_body(rest))}")
     return Proposal(

@@ -54,6 +54,12 @@ def _keeps_other_figures(item: Item, old: str, new: str) -> bool:
 
 def _coarsen(item: Item, level: int, what: str) -> Proposal:
     item.need_anchor()
+    if sharpened(item) is None:
+        # "what year did ... first air" against a century, "... release date" (no question), a year-like
+        # "around 2011" read as a count: only a 'when' or 'how many' question is asked for the exact value
+        raise NotApplicable("the query does not ask 'when' for a date or year or 'how many' for a figure")
+    if item.atype == at.NUMBER and _WHEN.match(question_body(item.query)):
+        raise NotApplicable("a 'when' question with a numeric answer is a year, not a count")
     if item.atype == at.NUMBER:
         stated = {a for a in item.answers if re.search(r"\d", a) and any(contains(p, a) for p in item.passages)}
         if len({tuple(_FIGURE.findall(a)) for a in stated}) > 1:

@@ -15,7 +15,7 @@ from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, leve
 from refusalbench.perturb.levers_ambiguity import pronoun_query, subject_span, title_core
 from refusalbench.perturb.levers_contradiction import other_figure, plain_restatement
 from refusalbench.perturb.subject import BUILT, work_subject
-from refusalbench.perturb.text import as_question, contains, contains_any, embed, lower_first, question_body, tidy
+from refusalbench.perturb.text import as_question, contains, contains_any, lower_first, question_body, tidy
 
 FP = tx.FALSE_PREMISE
 MAX_WORDS = 30
@@ -29,6 +29,9 @@ _WEAK_OPENING = re.compile(
 _PARTICIPLE = re.compile(
     r"\s*[A-Z][a-z]{3,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)"
 )  # "Published in 1937, it ..."
+_QUESTION = re.compile(
+    r"(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|do|does|did|can|could|will|has|have|had)\b", re.I
+)
 _WHO = re.compile(r"^(?P<wh>who|who's|whom)\s+(?P<rest>.+)$", re.I)
 
 
@@ -50,10 +53,10 @@ def factive_contradiction(item: Item) -> Proposal:
     new = tidy(_PARENTHETICAL.sub("", new))
     if not contains(new, value) or contains_any(new, item.answers):
         raise NotApplicable("the restated sentence does not carry the rival value alone")
+    if not _QUESTION.match(question_body(item.query)):
+        raise NotApplicable("the query is not a question ('... release date'), so no clause can lead into it")
     frame = item.rng.choice(FACTIVE)
-    query = as_question(
-        frame.format(s=embed(new, item.vocabulary, item.names), q=lower_first(question_body(item.query)))
-    )
+    query = as_question(frame.format(s=item.embedded(new), q=lower_first(question_body(item.query))))
     return Proposal(
         query,
         list(item.passages),

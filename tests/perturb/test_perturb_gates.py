@@ -51,8 +51,7 @@ def test_work_subject_reads_the_opening_sentence_only_for_works():
         (
             tx.HIGH,
             "Historical Counterfactual Chain",
-            'If the song "Holiday Road" had never been written, how would popular music have developed in the '
-            "decades since?",
+            'If the song "Holiday Road" had never been written, how would popular music have developed since then?',
         ),
         (
             tx.MEDIUM,
@@ -192,3 +191,69 @@ def test_ambiguity_pronoun_stands_for_the_whole_name_only(query, ok):
     else:
         with pytest.raises(NotApplicable):
             gen(row, tx.AMBIGUITY, tx.LOW)
+
+
+@pytest.mark.parametrize(
+    "side, ok",
+    [
+        ("Construction took place from 1993.", False),  # "states that Construction took place"
+        ("The bridge was opened by Jean Chrétien in 1997.", True),
+    ],
+)
+def test_embedded_sentence_keeps_no_stray_capital(side, ok):
+    row = {
+        "source_id": "b",
+        "query": "how long is the bridge",
+        "answers": ["12.9 km"],
+        "context": f"The bridge is 12.9 km long. {side}",
+    }
+    pool = DistractorPool.from_base([row])
+    if ok:
+        out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, pool, lever="Peripheral Attribute Clash")
+        assert "states that the bridge was opened by Jean Chrétien in 19" in out["perturbed_context"]
+    else:
+        with pytest.raises(NotApplicable):
+            generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, pool, lever="Peripheral Attribute Clash")
+
+
+@pytest.mark.parametrize(
+    "query, title",
+    [
+        ("who won the battle of stirling bridge 1297", "Battle of Stirling Bridge"),  # "Who won it 1297?"
+        ("who wrote the song to make you feel my love", "Make You Feel My Love"),  # "the song to it"
+    ],
+)
+def test_ambiguity_pronoun_declines_a_name_with_leftovers(query, title):
+    row = {
+        "source_id": "amb",
+        "query": query,
+        "answers": ["Bob Dylan"],
+        "title": title,
+        "context": f"{title} is a thing made by Bob Dylan. It was widely discussed.",
+    }
+    with pytest.raises(NotApplicable):
+        generate_programmatic(row, tx.AMBIGUITY, tx.LOW, 0, DistractorPool.from_base([row]))
+
+
+def test_factive_premise_needs_a_question_and_a_whole_clause():
+    dated = {
+        "source_id": "f1",
+        "query": "when did the game come out",
+        "answers": ["September 2017"],
+        "context": "The game was released in September 2017. It sold well.",
+    }
+    pool = DistractorPool.from_base([dated])
+    out = generate_programmatic(dated, tx.FALSE_PREMISE, tx.MEDIUM, 0, pool)
+    assert "that the game was released in September 20" in out["perturbed_query"]
+    fragment = dict(dated, query="the game release date")  # "Knowing that ..., the game release date?"
+    with pytest.raises(NotApplicable):
+        generate_programmatic(fragment, tx.FALSE_PREMISE, tx.MEDIUM, 0, pool)
+    cut = dict(
+        dated,
+        answers=["2010"],
+        query="when did the volcano erupt",
+        context="The eruptions of 2010 were volcanic events in Iceland which, although small, caused chaos for weeks "
+        "across the whole of the European continent and beyond it, and many flights were cancelled for a long time.",
+    )
+    with pytest.raises(NotApplicable):  # "... in Iceland which,"
+        generate_programmatic(cut, tx.FALSE_PREMISE, tx.MEDIUM, 0, DistractorPool.from_base([cut]))
