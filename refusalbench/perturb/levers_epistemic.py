@@ -108,7 +108,8 @@ painting city port river company brand ballad anthem""".split()
 
 
 _CHART_TOP = re.compile(
-    r"\b(?:topped|reached (?:number|No\.) (?:one|1)\b|(?:peaked|went|rose|climbed) (?:at|to) (?:number|No\.) (?:one|1)\b|"
+    r"\b(?:topped|reached (?:number|No\.) (?:one|1)\b|"
+    r"(?:peaked|went|rose|climbed) (?:at|to) (?:number|No\.) (?:one|1)\b|"
     r"a number[- ]one (?:hit|single|song|album)|hit number one)",
     re.I,
 )
@@ -148,6 +149,9 @@ def labelled_major(item: Item) -> Proposal:
         raise NotApplicable("the query does not name the passage's subject where a pronoun could stand")
     name = item.query[span[0] : span[1]].removesuffix("'s")
     name = re.sub(rf"^(?:the\s+)?(?:{'|'.join(KIND_NOUNS)})\s+", "", name, flags=re.I)  # not "the song X a hit song"
+    subject = work_subject(item.passages[0], item.title)
+    if subject is not None:
+        name = f'"{subject.name}"'  # the title as the passage writes it, not the query's lower case
     article = "an" if label[:1] in "aeiou" else "a"
     query = as_question(f"Was {name} {article} {label}, and {lower_first(question_body(rest))}")
     return Proposal(

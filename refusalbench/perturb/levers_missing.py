@@ -121,7 +121,8 @@ def answer_clause_excised(item: Item) -> Proposal:
 
 # a name: capitalised words, optionally joined by short lower-case particles ("Isle of Man", "Leonardo da Vinci")
 _BARE_NAME = re.compile(
-    r"(?:The\s+)?[A-Z0-9][\w.'’&-]*(?:,?\s+(?:(?:of|the|de|da|del|di|du|van|von|la|le|and|y|bin|al)\s+)*[A-Z0-9][\w.'’&-]*)*"
+    r"(?:The\s+)?[A-Z0-9][\w.'’&-]*"
+    r"(?:,?\s+(?:(?:of|the|de|da|del|di|du|van|von|la|le|and|y|bin|al)\s+)*[A-Z0-9][\w.'’&-]*)*"
 )
 
 

@@ -109,7 +109,7 @@ def misdated_work(item: Item) -> Proposal:
     if not options:
         raise NotApplicable("no nearby year is free of the passage's years")
     year = item.rng.choice(options)
-    named = body[start + core.start() : start + core.end()]
+    named = f'"{subject.name}"'  # the title as the passage writes it, not the query's lower case
     query = as_question(f"{body[:start]}the {year} {subject.kind} {named}{body[end:]}")
     return Proposal(
         query,

@@ -76,14 +76,14 @@ def test_no_fixed_opinion_frame_at_epistemic_low():
         gen(ROAD, tx.EPISTEMIC, tx.LOW)
     hit = dict(ROAD, context=ROAD["context"] + " It reached number one in Canada.")
     out = gen(hit, tx.EPISTEMIC, tx.LOW)
-    assert out["perturbed_query"] == "Was holiday road a hit song, and who sang it?"
+    assert out["perturbed_query"] == 'Was "Holiday Road" a hit song, and who sang it?'
 
 
 def test_false_premise_low_misdates_the_work_in_a_name_slot_only():
     out = gen(ROAD, tx.FALSE_PREMISE, tx.LOW)
     assert out["lever_selected"] == "Mis-dated Discovery"
     year = int(out["perturbed_query"].split()[3])
-    assert out["perturbed_query"] == f"Who sang the {year} song holiday road?" and 1 < abs(year - 1983) <= 3
+    assert out["perturbed_query"] == f'Who sang the {year} song "Holiday Road"?' and 1 < abs(year - 1983) <= 3
     lyrics = dict(ROAD, query="who sings holiday road lyrics")
     with pytest.raises(NotApplicable):  # "the 1985 song holiday road lyrics"
         gen(lyrics, tx.FALSE_PREMISE, tx.LOW)
@@ -221,6 +221,7 @@ def test_embedded_sentence_keeps_no_stray_capital(side, ok):
     [
         ("who won the battle of stirling bridge 1297", "Battle of Stirling Bridge"),  # "Who won it 1297?"
         ("who wrote the song to make you feel my love", "Make You Feel My Love"),  # "the song to it"
+        ("who sings i'm going to soak up the sun", "Soak Up the Sun"),  # "who sings i'm going to it"
     ],
 )
 def test_ambiguity_pronoun_declines_a_name_with_leftovers(query, title):
