@@ -77,6 +77,11 @@ _PREPOSITION_OPENER = re.compile(
 )
 
 
+_UNCERTAIN = re.compile(
+    r"\b(?:uncertain|unclear|unknown|suggested|possibly|possibility|possible|probably|likely|perhaps|claimed|"
+    r"believed|thought|reportedly|allegedly|might|disputed|estimated)\b",
+    re.I,
+)
 _PARTICIPLE_OPENER = re.compile(r"\s*[A-Z][a-z]{2,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)")  # "Released on ..."
 
 
@@ -98,6 +103,10 @@ def plain_restatement(original: str, new: str, value: str) -> None:
         raise NotApplicable("the value is hedged in its sentence ('more than 80'); a rival would not contradict it")
     if re.search(r"\b(?:which|who|whom|whose|that|and|but|or|as|while|although|though|where|when)\W*$", new):
         raise NotApplicable("the restated clause is cut before its end ('... in Iceland which,')")
+    if _UNCERTAIN.search(new):
+        raise NotApplicable(
+            "the answer sentence is itself hedged ('uncertain', 'has been suggested'), not a plain fact"
+        )
     if re.search(rf"\ball\s+{re.escape(value)}\b", new, re.I):
         raise NotApplicable("the value follows 'all' ('all four volumes'), which a rival count turns into nonsense")
     if _PREPOSITION_OPENER.match(original.strip()) or _PARTICIPLE_OPENER.match(original):

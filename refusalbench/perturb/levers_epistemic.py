@@ -86,7 +86,8 @@ def forecast(item: Item) -> Proposal:
 def quality_ranking(item: Item) -> Proposal:
     subject = _subject(item, WORKS)
     when = f"of {subject.year}" if subject.year else "of its time"
-    query = f"Is {quoted(subject)} better than the other {subject.kind}s {when}?"
+    kinds = subject.kind if subject.kind.endswith("s") else subject.kind + "s"  # "series", not "seriess"
+    query = f"Is {quoted(subject)} better than the other {kinds} {when}?"
     return Proposal(
         query,
         list(item.passages),

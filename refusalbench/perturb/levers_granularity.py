@@ -138,6 +138,9 @@ def _temporal_slot_ok(item: Item) -> None:
     """Raise NotApplicable where a decade or century cannot take the answer's place: the answer opens its
     sentence or carries its own preposition ("By 1912," would become "The 20th century,"), or the year is
     part of a date or a list of years."""
+    years = [int(y) for y in re.findall(r"(?<!\d)\d{4}(?!\d)", item.need_anchor())]
+    if any(y % 100 == 0 for y in years):
+        raise NotApplicable("a year ending in 00 sits on a century boundary that readers count both ways")
     for i in item.signal:
         for a in item.answers:
             pat = answer_pattern(a)

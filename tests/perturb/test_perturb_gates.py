@@ -258,3 +258,43 @@ def test_factive_premise_needs_a_question_and_a_whole_clause():
     )
     with pytest.raises(NotApplicable):  # "... in Iceland which,"
         generate_programmatic(cut, tx.FALSE_PREMISE, tx.MEDIUM, 0, DistractorPool.from_base([cut]))
+
+
+def test_no_restatement_of_a_hedged_sentence_or_century_boundary():
+    hedged = {
+        "source_id": "h",
+        "query": "when was the play first performed",
+        "answers": ["1603"],
+        "context": "The first performance is uncertain, though one in 1603 has been suggested. It is a comedy.",
+    }
+    for cls in (tx.CONTRADICTION, tx.FALSE_PREMISE):
+        with pytest.raises(NotApplicable):
+            generate_programmatic(hedged, cls, tx.MEDIUM, 0, DistractorPool.from_base([hedged]))
+    boundary = {
+        "source_id": "y",
+        "query": "when was the seat moved to the capitol",
+        "answers": ["1800"],
+        "context": "The seat of government was moved to the Capitol in 1800 by an act of Congress.",
+    }
+    with pytest.raises(NotApplicable):  # "the 18th century" for 1800 reads as wrong to many
+        generate_programmatic(boundary, tx.GRANULARITY, tx.MEDIUM, 0, DistractorPool.from_base([boundary]))
+    ok = dict(boundary, answers=["1801"], context=boundary["context"].replace("1800", "1801"))
+    out = generate_programmatic(ok, tx.GRANULARITY, tx.MEDIUM, 0, DistractorPool.from_base([ok]))
+    assert "to the Capitol in the 19th century by" in out["perturbed_context"]
+
+
+def test_quality_ranking_plural_of_series():
+    row = {
+        "source_id": "s",
+        "query": "who created the suite life of zack and cody",
+        "answers": ["Danny Kallis"],
+        "title": "The Suite Life of Zack & Cody",
+        "context": "The Suite Life of Zack & Cody is an American sitcom created by Danny Kallis. It aired on Disney.",
+    }
+    out = generate_programmatic(
+        row, tx.EPISTEMIC, tx.MEDIUM, 0, DistractorPool.from_base([row]), lever="Quality Ranking without Benchmark"
+    )
+    assert (
+        out["perturbed_query"]
+        == 'Is the series "The Suite Life of Zack & Cody" better than the other series of its time?'
+    )
