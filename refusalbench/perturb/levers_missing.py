@@ -192,9 +192,11 @@ def answer_and_subject(item: Item) -> Proposal:
 
     def edit(passage: str) -> str:
         new = _drop(passage, about_subject)
-        sents = split_sentences(new)
-        if new != passage and sents and _DANGLING.match(sents[0]):
-            raise NotApplicable("the first sentence left refers back to a deleted one ('The club is also ...')")
+        sents = split_sentences(passage)
+        gone = [about_subject(x) for x in sents]
+        after_gap = [x for k, x in enumerate(sents) if not gone[k] and (k == 0 or gone[k - 1])]
+        if new != passage and any(_DANGLING.match(x) for x in after_gap):
+            raise NotApplicable("a sentence left refers back to a deleted one ('The club is also ...', 'these eleven')")
         return new
 
     passages = item.edit_signal(edit)
@@ -205,7 +207,9 @@ def answer_and_subject(item: Item) -> Proposal:
 
 # a sentence that needs an antecedent: a pronoun, or "The club is also ..." / "It also ..."
 _DANGLING = re.compile(
-    r"^(?:(?:He|She|It|They|His|Her|Its|Their|This|These|Those|Also|However|But|And)\b"
+    r"^(?:(?:He|She|It|They|His|Her|Its|Their|This|These|Those|Also|However|But|And|Both|Each|Such|Another|"
+    r"Other|Meanwhile|Then|Thus|Therefore|Furthermore|Moreover|Similarly|Later|Subsequently|Instead)\b"
+    r"|(?:\S+\s+){0,3}(?:these|those|them|the latter|the former|the same)\b"
     r"|(?:The|This|These)\s+\w+(?:\s+\w+)?\s+(?:is|was|are|were|has|had|have)\s+also\b"
     r"|\S+(?:\s+\S+){0,3}\s+also\b)"
 )

@@ -298,3 +298,27 @@ def test_quality_ranking_plural_of_series():
         out["perturbed_query"]
         == 'Is the series "The Suite Life of Zack & Cody" better than the other series of its time?'
     )
+
+
+@pytest.mark.parametrize(
+    "rest, ok",
+    [
+        ("Apart from these eleven, two acting presidents served.", False),  # "these eleven" lost its antecedent
+        ("The palace in Islamabad was finished in 1988.", True),
+    ],
+)
+def test_subject_deletion_leaves_no_dangling_reference(rest, ok):
+    row = {
+        "source_id": "pk",
+        "query": "who was the first elected president of pakistan",
+        "answers": ["Iskander Mirza"],
+        "context": f"There have been eleven presidents of Pakistan. Iskander Mirza became the first one. {rest}",
+    }
+    pool = DistractorPool.from_base([row])
+    lever = "Answer and Subject Sentences Deleted"
+    if ok:
+        out = generate_programmatic(row, tx.MISSING_INFO, tx.HIGH, 0, pool, lever=lever)
+        assert out["perturbed_context"] == rest
+    else:
+        with pytest.raises(NotApplicable):
+            generate_programmatic(row, tx.MISSING_INFO, tx.HIGH, 0, pool, lever=lever)
