@@ -126,6 +126,12 @@ def _own_subject(item: Item) -> str:
         raise NotApplicable("the passage is not about a thing named in its first sentence (or is about a person)")
     if pronoun_query(item.query, title, "it") is None:
         raise NotApplicable("the query does not name the passage's subject where a pronoun could stand")
+    start, end, _ = subject_span(item.query, title)
+    rest = re.findall(r"[A-Za-z']+", item.query[end:])
+    for a, b in zip(rest, rest[1:]):
+        m = re.search(rf"\b{re.escape(a)}\s+{re.escape(b)}\b", item.passages[0], re.I)
+        if m and m.group(0)[:1].isupper() and m.group(0).split()[-1][:1].isupper():
+            raise NotApplicable("a name follows the subject in the query ('when did it come out lionel richie')")
     return title
 
 

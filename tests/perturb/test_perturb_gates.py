@@ -322,3 +322,16 @@ def test_subject_deletion_leaves_no_dangling_reference(rest, ok):
     else:
         with pytest.raises(NotApplicable):
             generate_programmatic(row, tx.MISSING_INFO, tx.HIGH, 0, pool, lever=lever)
+
+
+def test_ambiguity_pronoun_declines_a_trailing_name():
+    row = dict(
+        ROAD,
+        query="when did holiday road come out lindsey buckingham",
+        answers=["1983"],
+        context='"Holiday Road" is a song by Lindsey Buckingham. It came out in 1983.',
+    )
+    with pytest.raises(NotApplicable):  # "When did it come out lindsey buckingham?"
+        gen(row, tx.AMBIGUITY, tx.LOW)
+    plain = dict(row, query="when did holiday road come out")
+    assert gen(plain, tx.AMBIGUITY, tx.LOW)["perturbed_query"] == "When did it come out?"
