@@ -13,6 +13,7 @@ import logging
 import sys
 import typing
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
@@ -22,16 +23,19 @@ from omegaconf.errors import OmegaConfBaseException
 
 from refusalbench import sweep_outcome, termination, tracking, user_errors
 from refusalbench.config import RefusalBenchConfig, register_configs
-from refusalbench.context import RunContext
 from refusalbench.errors import UserError
 from refusalbench.overrides import check_command_line
 from refusalbench.paths import CONF_DIR
+from refusalbench.run_mode import compose_once
 from refusalbench.stages import STAGE_ORDER, load_stage
 from refusalbench.tracking.callback import DONE_MARKER
 from refusalbench.tracking.job_identity import job_label
 from refusalbench.tracking.mlflow_run import read_sweep_state
 from refusalbench.tracking.records import discard_new_record
 from refusalbench.ui_hint import absolute_store_uri, mlflow_ui_hint
+
+if TYPE_CHECKING:
+    from refusalbench.context import RunContext
 
 log = logging.getLogger("refusalbench")
 
@@ -102,6 +106,8 @@ def ordered_stages(names: list[str]) -> list[str]:
 
 def run_pipeline(cfg: RefusalBenchConfig, run_dir: Path) -> RunContext:
     """Run the configured stages in order; returns the context (with the paths written)."""
+    from refusalbench.context import RunContext  # pandas and the stages' libraries: only once a run starts
+
     ctx = RunContext(cfg=cfg, run_dir=run_dir)
     modules = [(name, load_stage(name)) for name in ordered_stages(cfg.pipeline.stages)]
     finished: list[str] = []
@@ -242,7 +248,8 @@ def main() -> None:
         user_errors.print_error(exc)
         sys.exit(user_errors.EXIT_CODE)
     try:
-        _hydra_main()
+        with compose_once(sys.argv[1:]):
+            _hydra_main()
     except termination.Terminated as exc:
         termination.run_cleanups()
         print(
