@@ -18,6 +18,7 @@ from typing import Any, Iterable, Optional
 from refusalbench.errors import UserError
 from refusalbench.tracking import provenance
 from refusalbench.tracking.secrets import scrub, scrub_text, secret_values
+from refusalbench.tracking.sqlite_store import prepare_store
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +123,7 @@ class Tracker:
     ):
         """Open a new run; with `resume_tag` (a tag name), reopen the oldest active run whose tag has this value."""
         mlflow, MlflowClient = _mlflow()
+        prepare_store(uri)
         self.secrets = secret_values()
         self.client = MlflowClient(tracking_uri=uri)
         self.experiment_id = ensure_experiment(self.client, experiment, uri)
