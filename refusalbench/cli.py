@@ -9,6 +9,7 @@ User mistakes end the run with one clear paragraph and exit status 2; nothing al
 from __future__ import annotations
 
 import dataclasses
+import gc
 import logging
 import sys
 import typing
@@ -240,7 +241,17 @@ def _run_name(hydra_cfg, cfg: RefusalBenchConfig) -> str:
 
 def main() -> None:
     """Console-script entry point: exit 0 on success, 2 on a user mistake, 1 when sweep jobs failed,
-    143 when stopped by SIGTERM."""
+    143 when stopped by SIGTERM. The process ends when it returns."""
+    try:
+        _main()
+    finally:
+        # Everything the run wrote is closed by now. The interpreter's final garbage collection would walk
+        # every object imported or made (MLflow alone brings ~280,000): 0.5-0.8 s of CPU that frees only
+        # memory the OS takes back anyway. Exit handlers still run.
+        gc.freeze()
+
+
+def _main() -> None:
     termination.install()
     try:
         check_command_line(sys.argv[1:])
