@@ -233,8 +233,9 @@ def _add_levers(
             cells[(parsed.cls, intensity)].append(lever)
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """A safe YAML loader that rejects a mapping with the same key twice."""
+class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """A safe YAML loader (libyaml's parser where installed: 10 x faster) that rejects a mapping with the same
+    key twice."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()

@@ -230,6 +230,21 @@ def template_version(name: str) -> str:
     return get_template(name).version_id
 
 
+def declared_version(name: str) -> str:
+    """`template_version(name)` from the file's header and bytes alone, without compiling the template.
+
+    What run provenance records for every template; a file whose header does not declare `name` is
+    loaded in full, so that its error is the one `get_template` gives.
+    """
+    if name not in template_names():
+        return template_version(name)
+    source = (PROMPTS_DIR / f"{name}{SUFFIX}").read_text(encoding="utf-8")
+    header = _HEADER.match(source)
+    if header is None or header["name"] != name:
+        return template_version(name)
+    return f"{name}@{int(header['version'])}:{hashlib.sha256(source.encode('utf-8')).hexdigest()[:8]}"
+
+
 def template_hash(name: str) -> str:
     """Full sha256 hex digest of the template source."""
     return get_template(name).sha256

@@ -25,3 +25,14 @@ def test_server(_llm_test_server):
     _llm_test_server.reset()
     yield _llm_test_server
     _llm_test_server.reset()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _mlflow_store_templates(tmp_path_factory):
+    """New SQLite tracking stores are copied from a template made once per test session, not from ~/.cache."""
+    from refusalbench.tracking.sqlite_store import TEMPLATES_ENV
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv(TEMPLATES_ENV, str(tmp_path_factory.mktemp("mlflow-templates")))
+    yield
+    mp.undo()

@@ -17,6 +17,7 @@ from refusalbench.errors import UserError
 from refusalbench.paths import PROMPTS_DIR
 from refusalbench.prompts import (
     PromptError,
+    declared_version,
     documented_variables,
     get_template,
     render,
@@ -225,6 +226,7 @@ def test_version_and_hash_are_stable_and_match_the_source(name):
     assert template_version(name) == f"{name}@{version}:{digest[:8]}"
     assert re.fullmatch(r"[a-z_]+@\d+:[0-9a-f]{8}", template_version(name))
     assert template_version(name) == template_version(name)
+    assert declared_version(name) == template_version(name)  # the cheap form provenance records
 
 
 def test_versions_and_hashes_differ_per_template():

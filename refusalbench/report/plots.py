@@ -1,6 +1,8 @@
 """The paper's views as PNG files (matplotlib, Agg backend: no display needed).
 
 Each function draws one figure from report tables or a metrics object and returns the path.
+matplotlib is imported on the first figure drawn (it costs a third of a second), and a figure whose
+inputs did not change since it was last drawn is copied from the figure cache (`figure_cache`).
 """
 
 from __future__ import annotations
@@ -10,16 +12,24 @@ import warnings
 from pathlib import Path
 from typing import Optional
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+from refusalbench.report.figure_cache import cached_figure
 
 DPI = 120
 #: axis limits for rates: a little room beyond 0 and 1 so that an interval ending at 1.0 shows its cap
 RATE_AXIS = (-0.02, 1.04)
+
+
+def pyplot():
+    """matplotlib's pyplot on the Agg backend, imported on first use."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
 
 
 def _save(fig, path: Path) -> Path:
@@ -28,7 +38,7 @@ def _save(fig, path: Path) -> Path:
         warnings.simplefilter("ignore", UserWarning)
         fig.tight_layout()
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
-    plt.close(fig)
+    pyplot().close(fig)
     return path
 
 
@@ -41,10 +51,11 @@ def _err(values, lows, highs) -> np.ndarray:
     return np.nan_to_num(np.vstack([v - lo, hi - v]), nan=0.0).clip(min=0)
 
 
+@cached_figure
 def ranking(head: pd.DataFrame, path: Path, metric: str = "refusal_accuracy") -> Path:
     """Horizontal bars of `metric` per run, best at the top, with bootstrap intervals."""
     data = head[head[metric].notna()].sort_values(metric)
-    fig, ax = plt.subplots(figsize=(7, 0.9 + 0.35 * max(len(data), 1)))
+    fig, ax = pyplot().subplots(figsize=(7, 0.9 + 0.35 * max(len(data), 1)))
     ax.barh(
         data["run"],
         data[metric],
@@ -60,7 +71,7 @@ def ranking(head: pd.DataFrame, path: Path, metric: str = "refusal_accuracy") ->
 
 def _scatter(head: pd.DataFrame, x: str, y: str, path: Path, title: str, iso_mean: bool = False) -> Path:
     data = head[head[x].notna() & head[y].notna()]
-    fig, ax = plt.subplots(figsize=(6.5, 6))
+    fig, ax = pyplot().subplots(figsize=(6.5, 6))
     if iso_mean:
         grid = np.linspace(0, 1, 101)
         for level in (0.2, 0.4, 0.6, 0.8):
@@ -92,22 +103,25 @@ def _scatter(head: pd.DataFrame, x: str, y: str, path: Path, title: str, iso_mea
     return _save(fig, path)
 
 
+@cached_figure
 def dashboard(head: pd.DataFrame, path: Path) -> Path:
     """Calibrated-refusal dashboard: answer accuracy (x) vs refusal accuracy (y), iso-CRS lines."""
     return _scatter(head, "answer_accuracy", "refusal_accuracy", path, "Calibrated-refusal dashboard", iso_mean=True)
 
 
+@cached_figure
 def detection_vs_categorisation(head: pd.DataFrame, path: Path) -> Path:
     return _scatter(
         head, "detection_f1", "category_accuracy", path, "Detection (F1) vs categorisation (category accuracy)"
     )
 
 
+@cached_figure
 def confusion(matrix: dict, path: Path, title: str) -> Path:
     """Row-normalised expected × predicted heatmap with counts in the cells."""
     shares = np.array([[np.nan if v is None else v for v in row] for row in matrix["row_normalised"]], dtype=float)
     counts = np.array(matrix["counts"])
-    fig, ax = plt.subplots(figsize=(11, 5.6))
+    fig, ax = pyplot().subplots(figsize=(11, 5.6))
     image = ax.imshow(np.nan_to_num(shares), cmap="Blues", vmin=0, vmax=1, aspect="auto")
     fig.colorbar(image, ax=ax, label="share of the row (expected label)")
     # the full code names, as in logs, tables and the glossary's class <-> code table
@@ -131,9 +145,10 @@ def confusion(matrix: dict, path: Path, title: str) -> Path:
     return _save(fig, path)
 
 
+@cached_figure
 def intensity_curves(table: pd.DataFrame, path: Path) -> Path:
     """Refusal rate (all items) at LOW / MEDIUM / HIGH, one line per run."""
-    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    fig, ax = pyplot().subplots(figsize=(6.5, 4.5))
     for run, part in table.groupby("run", sort=False):
         ax.errorbar(
             part["intensity"],
@@ -150,6 +165,7 @@ def intensity_curves(table: pd.DataFrame, path: Path) -> Path:
     return _save(fig, path)
 
 
+@cached_figure
 def heatmap(frame: pd.DataFrame, path: Path, title: str, counts: Optional[pd.DataFrame] = None) -> Path:
     """Class × intensity refusal rates with n per cell and colour bars (NaN cells left blank).
 
@@ -170,7 +186,7 @@ def heatmap(frame: pd.DataFrame, path: Path, title: str, counts: Optional[pd.Dat
         if cols
     ]
     widths = [len(cols) + 0.8 for cols, _, _ in groups]
-    fig, axes = plt.subplots(
+    fig, axes = pyplot().subplots(
         1, len(groups), figsize=(3.2 + 1.6 * sum(widths), 4.4), squeeze=False, gridspec_kw={"width_ratios": widths}
     )
     for ax, (cols, label, cmap) in zip(axes[0], groups):
@@ -199,13 +215,14 @@ def heatmap(frame: pd.DataFrame, path: Path, title: str, counts: Optional[pd.Dat
     return _save(fig, path)
 
 
+@cached_figure
 def thinking_budget(head: pd.DataFrame, path: Path) -> Optional[Path]:
     """Refusal and answer accuracy against the reasoning budget, for models with ≥ 2 budgets."""
     data = head[head["reasoning_budget"].notna()]
     models = [m for m, part in data.groupby("model") if part["reasoning_budget"].nunique() >= 2]
     if not models:
         return None
-    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    fig, ax = pyplot().subplots(figsize=(6.5, 4.5))
     for model in models:
         part = data[data["model"] == model].sort_values("reasoning_budget")
         for metric, style in (("refusal_accuracy", "-o"), ("answer_accuracy", "--s")):
@@ -225,9 +242,10 @@ def thinking_budget(head: pd.DataFrame, path: Path) -> Optional[Path]:
     return _save(fig, path)
 
 
+@cached_figure
 def reliability(bins: list[dict], path: Path, title: str) -> Path:
     """Reliability diagram: per-bin accuracy vs mean stated confidence, with the diagonal."""
-    fig, ax = plt.subplots(figsize=(5, 5))
+    fig, ax = pyplot().subplots(figsize=(5, 5))
     ax.plot([0, 1], [0, 1], ls=":", color="grey")
     filled = [b for b in bins if b["n"]]
     centres = [(b["low"] + b["high"]) / 2 for b in filled]

@@ -23,7 +23,8 @@ import pandas as pd
 
 from refusalbench.metrics.compare import DEFAULT_COMPARED, compare_runs
 from refusalbench.report import tables
-from refusalbench.report.plots import RATE_AXIS, _err, _save, plt
+from refusalbench.report.figure_cache import cached_figure
+from refusalbench.report.plots import RATE_AXIS, _err, _save, pyplot
 
 SIZE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?[bB](?![A-Za-z0-9])")
 STAGES = ("base", "sft", "instruct", "rlhf", "ppo", "dpo", "preferred")  # earliest first
@@ -208,9 +209,10 @@ def _wide(table: pd.DataFrame, metric: str) -> pd.DataFrame:
 # --- figures ------------------------------------------------------------------------------------
 
 
+@cached_figure
 def scale_plot(table: pd.DataFrame, path: Path) -> Path:
     """One panel per metric: value against parameter count (log x), one line per family."""
-    fig, axes = plt.subplots(1, len(SCALE_METRICS), figsize=(4.2 * len(SCALE_METRICS), 4), sharey=True)
+    fig, axes = pyplot().subplots(1, len(SCALE_METRICS), figsize=(4.2 * len(SCALE_METRICS), 4), sharey=True)
     ticks: list[float] = []
     for size in sorted(table["params_b"].unique()):
         if not ticks or size / ticks[-1] >= 1.3:  # no overlapping labels (e.g. 7B beside 8B)
@@ -236,10 +238,11 @@ def scale_plot(table: pd.DataFrame, path: Path) -> Path:
     return _save(fig, path)
 
 
+@cached_figure
 def alignment_plot(table: pd.DataFrame, path: Path) -> Path:
     """Grouped bars (one bar per stage) of the alignment metrics, one panel per group."""
     groups = list(dict.fromkeys(table["group"]))
-    fig, axes = plt.subplots(len(groups), 1, figsize=(8, 3.6 * len(groups)), squeeze=False)
+    fig, axes = pyplot().subplots(len(groups), 1, figsize=(8, 3.6 * len(groups)), squeeze=False)
     x = np.arange(len(ALIGNMENT_METRICS))
     for ax, group in zip(axes[:, 0], groups):
         part = table[table["group"] == group]
@@ -266,10 +269,11 @@ def alignment_plot(table: pd.DataFrame, path: Path) -> Path:
     return _save(fig, path)
 
 
+@cached_figure
 def domain_heatmap(frame: pd.DataFrame, path: Path, title: str) -> Path:
     """Run × domain heatmap of a rate (blank where undefined)."""
     values = frame.to_numpy(dtype=float)
-    fig, ax = plt.subplots(figsize=(1.6 + 1.1 * frame.shape[1], 1.4 + 0.45 * frame.shape[0]))
+    fig, ax = pyplot().subplots(figsize=(1.6 + 1.1 * frame.shape[1], 1.4 + 0.45 * frame.shape[0]))
     ax.imshow(np.ma.masked_invalid(values), cmap="viridis", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(frame.shape[1]), list(frame.columns), rotation=30, ha="right", fontsize=8)
     ax.set_yticks(range(frame.shape[0]), list(frame.index), fontsize=8)

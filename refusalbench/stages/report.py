@@ -13,8 +13,11 @@ from refusalbench.errors import UserError
 from refusalbench.metrics.io import load_metrics
 from refusalbench.report import build_report, collect_sweep
 from refusalbench.report.collect import run_label
+from refusalbench.report.figure_cache import use_figure_cache
 
 REPORT_DIR = "report"
+#: where figures are kept for the next run with the same metrics, inside the response cache's directory
+FIGURE_CACHE_DIR = "figures"
 
 
 def run(ctx: RunContext) -> None:
@@ -30,5 +33,9 @@ def run(ctx: RunContext) -> None:
             )
         metrics = load_metrics(path)
         runs = {run_label(metrics.get("meta", {}), path.stem): metrics}
-    report = build_report(runs, ctx.run_dir / REPORT_DIR, paper_numbers=cfg.paper_numbers)
+    cache = ctx.cfg.cache
+    read, write = cache.mode in ("read_write", "read_only"), cache.mode in ("read_write", "refresh")
+    figures = Path(cache.dir).expanduser() / FIGURE_CACHE_DIR if read or write else None
+    with use_figure_cache(figures, read=read, write=write):
+        report = build_report(runs, ctx.run_dir / REPORT_DIR, paper_numbers=cfg.paper_numbers)
     ctx.outputs["report"] = str(report)

@@ -114,9 +114,10 @@ def finish_job(tracker: Optional[Tracker], run_dir: Path, status: str, record_di
             prefix = f"{model}/" if model and len(per_model) > 1 else ""
             metrics.update({prefix + k: v for k, v in metric_items(data).items()})
         tracker.log_metrics(metrics)
-        tracker.log_artifacts(sorted(p for p in run_dir.iterdir() if not p.name.startswith(".")))
         hydra_dir = record_dir or run_dir / ".hydra"
-        if hydra_dir.is_dir():
-            tracker.log_artifacts(sorted(hydra_dir.iterdir()), artifact_path="hydra")
+        tracker.log_artifacts(
+            sorted(p for p in run_dir.iterdir() if not p.name.startswith(".")),
+            more={"hydra": sorted(hydra_dir.iterdir())} if hydra_dir.is_dir() else None,
+        )
     finally:
         tracker.finish(status)

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Optional
 from refusalbench.errors import UserError
 from refusalbench.tracking import provenance
 from refusalbench.tracking.secrets import scrub, scrub_text, secret_values
+from refusalbench.tracking.sqlite_store import prepare_store
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +123,7 @@ class Tracker:
     ):
         """Open a new run; with `resume_tag` (a tag name), reopen the oldest active run whose tag has this value."""
         mlflow, MlflowClient = _mlflow()
+        prepare_store(uri)
         self.secrets = secret_values()
         self.client = MlflowClient(tracking_uri=uri)
         self.experiment_id = ensure_experiment(self.client, experiment, uri)
@@ -181,18 +183,24 @@ class Tracker:
         for i in range(0, len(items), per_batch):
             self.client.log_batch(self.run_id, metrics=items[i : i + per_batch])
 
-    def log_artifacts(self, paths: Iterable[Path], artifact_path: Optional[str] = None) -> None:
-        """Log files/directories, scrubbing secrets from text files; binaries holding a secret are skipped."""
+    def log_artifacts(
+        self,
+        paths: Iterable[Path],
+        artifact_path: Optional[str] = None,
+        more: Optional[dict[str, Iterable[Path]]] = None,
+    ) -> None:
+        """Log files/directories (and those of `more` under its artifact paths) in one call to the store,
+        scrubbing secrets from text files; binaries holding a secret are skipped."""
         with tempfile.TemporaryDirectory() as tmp:
             staged = Path(tmp)
-            for path in paths:
-                path = Path(path)
-                if path.is_dir():
-                    for child in path.rglob("*"):
-                        if child.is_file():
-                            self._stage(child, staged / path.name / child.relative_to(path))
-                elif path.is_file():
-                    self._stage(path, staged / path.name)
+            for subdir, group in [("", paths), *(more or {}).items()]:
+                for path in map(Path, group):
+                    if path.is_dir():
+                        for child in path.rglob("*"):
+                            if child.is_file():
+                                self._stage(child, staged / subdir / path.name / child.relative_to(path))
+                    elif path.is_file():
+                        self._stage(path, staged / subdir / path.name)
             if any(staged.iterdir()):
                 self.client.log_artifacts(self.run_id, str(staged), artifact_path)
 

@@ -66,9 +66,9 @@ def catalogue_hash(extra_files: list[str]) -> str:
 
 def prompt_hashes() -> dict[str, str]:
     try:
-        from refusalbench.prompts import template_names, template_version
+        from refusalbench.prompts import declared_version, template_names
 
-        return {f"prompt.{name}": template_version(name) for name in template_names()}
+        return {f"prompt.{name}": declared_version(name) for name in template_names()}
     except Exception as exc:  # as above
         log.warning("prompt template hashes unavailable: %s", exc)
         return {}

@@ -41,3 +41,21 @@ def test_report_without_metrics(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(UserError, match="metrics.json"):
         report.run(ctx)
+
+
+def test_a_rerun_copies_the_figures_from_the_cache_and_cache_off_draws_them(tmp_path, monkeypatch):
+    from refusalbench.report import plots
+
+    ctx = make_ctx(tmp_path)
+    ctx.write_table("labels", labels_table())
+    score.run(ctx)
+    report.run(ctx)
+    stored = sorted((tmp_path / "cache" / "figures").iterdir())
+    assert stored
+    drawn = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(path) or path)
+    report.run(ctx)
+    assert drawn == []
+    ctx.cfg.cache.mode = "off"
+    report.run(ctx)
+    assert len(drawn) == len(stored)

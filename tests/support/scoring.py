@@ -17,6 +17,7 @@ def make_ctx(tmp_path: Path, **score) -> RunContext:
     cfg.dataset.kind = "refusalbench_nq"
     cfg.model.id = "gpt-4o"
     cfg.score.n_resamples = 100
+    cfg.cache.dir = str(tmp_path / "cache")  # the schema's default is an interpolation only Hydra resolves
     for key, value in score.items():
         setattr(cfg.score, key, value)
     run_dir = tmp_path / "run"

@@ -97,3 +97,18 @@ def test_a_resume_tag_reopens_the_same_run_and_the_ui_shows_source_and_commit(tm
     assert run.data.tags["mlflow.source.git.commit"] == "0123abcd"
     other = Tracker(uri, "exp", "sweep t", tags={"sweep_id": "def456"}, resume_tag="sweep_id")
     assert not other.resumed and other.run_id != first.run_id
+
+
+def test_artifacts_of_several_folders_go_to_the_store_in_one_call(tmp_path, monkeypatch):
+    tracker = Tracker(f"sqlite:///{tmp_path / 'mlflow.db'}", "exp", "job", tags={})
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "metrics.json").write_text("{}")
+    (tmp_path / "record").mkdir()
+    (tmp_path / "record" / "config.yaml").write_text("a: 1\n")
+    calls = []
+    log = tracker.client.log_artifacts
+    monkeypatch.setattr(tracker.client, "log_artifacts", lambda *a, **k: calls.append(a) or log(*a, **k))
+    tracker.log_artifacts([tmp_path / "run" / "metrics.json"], more={"hydra": [tmp_path / "record" / "config.yaml"]})
+    assert len(calls) == 1
+    assert {a.path for a in tracker.client.list_artifacts(tracker.run_id)} == {"metrics.json", "hydra"}
+    assert [a.path for a in tracker.client.list_artifacts(tracker.run_id, "hydra")] == ["hydra/config.yaml"]
