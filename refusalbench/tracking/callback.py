@@ -70,7 +70,7 @@ class MlflowSweepCallback(Callback):
         overrides = [str(o) for o in config.hydra.overrides.task]
         self.swept = swept_keys(overrides, params)
         state = {"parent_run_id": None, "swept_keys": self.swept}
-        if config.tracking.enabled:
+        if config.tracking.enabled and not config.run.dry_run:  # a dry run logs no MLflow run
             self.tracker = Tracker(
                 uri=config.tracking.uri,
                 experiment=config.tracking.experiment,

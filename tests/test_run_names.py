@@ -1,0 +1,23 @@
+"""A tracked run is named after what it is about, not after a model it never calls."""
+
+from __future__ import annotations
+
+from hydra import compose, initialize_config_dir
+
+from refusalbench.cli import run_subject, validate
+from refusalbench.config import register_configs
+from refusalbench.paths import CONF_DIR
+
+register_configs()
+
+
+def subject(overrides):
+    with initialize_config_dir(str(CONF_DIR), version_base="1.3"):
+        return run_subject(validate(compose("config", overrides=overrides)))
+
+
+def test_runs_are_named_after_the_model_the_file_or_the_stages():
+    assert subject([]) == ("local-qwen2.5-0.5b", None)
+    assert subject(["pipeline=score", "score.predictions=/data/other_tool.csv"]) == ("score other_tool.csv", None)
+    assert subject(["pipeline=generate"]) == ("generate+check+verify+select (nq_sample.jsonl)", None)
+    assert subject(["model=claude_sonnet_4", "reasoning=budget_1024"]) == ("claude-sonnet-4", 1024)
