@@ -60,7 +60,7 @@ def composition_error_text(exc: BaseException) -> str:
     node: BaseException | None = exc
     while node is not None and id(node) not in seen and len(parts) < 3:
         seen.add(id(node))
-        lines = [ln.strip() for ln in str(node).splitlines() if ln.strip()]
+        lines = [ln.strip().replace("\\'", "'") for ln in str(node).splitlines() if ln.strip()]
         lines = [ln for ln in lines if not ln.startswith(("To append", "full_key:", "reference_type", "object_type"))]
         message = " ".join(lines).rstrip(".")
         if message and message not in parts:
