@@ -178,7 +178,7 @@ def _hydra_main(cfg: DictConfig) -> None:
         if typed.run.preflight:
             from refusalbench.preflight import preflight
 
-            preflight(typed)  # keys, endpoints, parameters, input files: before tracking and any call
+            preflight(typed, run_dir=run_dir)  # keys, endpoints, parameters, input files: before tracking
         if typed.run.dry_run:
             dry_run(typed, run_dir)
             if multirun:  # the sweep's summary counts it as planned, not as a failed job

@@ -116,6 +116,32 @@ def check_files(cfg: RefusalBenchConfig) -> list[str]:
     return problems + check_predictions(cfg)
 
 
+def check_stage_inputs(cfg: RefusalBenchConfig, run_dir: Path) -> list[str]:
+    """The table the pipeline's first stage reads from the run directory (when no earlier stage makes it)."""
+    from refusalbench.stages import STAGE_ORDER
+
+    stages = [s for s in STAGE_ORDER if s in cfg.pipeline.stages]
+    first = stages[0] if stages else None
+    elsewhere = "or point hydra.run.dir=DIR at a run that has it"
+    needs = {
+        "check": ("candidates.parquet", "run the generate stage first"),
+        "verify": ("checked.parquet", "run the check stage first"),
+        "judge": ("outputs.parquet", f"run the evaluate stage first (pipeline=evaluate), {elsewhere}"),
+        "score": (
+            None if cfg.score.predictions else "labels.parquet",
+            f"set score.predictions=FILE to score another tool's predictions, {elsewhere}",
+        ),
+        "report": (
+            None if cfg.report.sweep_dir else "metrics.json",
+            f"run the score stage first, set report.sweep_dir=DIR, {elsewhere}",
+        ),
+    }
+    name, advice = needs.get(first, (None, ""))
+    if name and not (Path(run_dir) / name).exists():
+        return [f"the {first} stage reads {Path(run_dir) / name}, which does not exist: {advice}"]
+    return []
+
+
 def _similar_file(missing: Path) -> str:
     """A "did you mean" for a mistyped file name: a file of a similar name in the same folder."""
     folder = missing.resolve().parent
@@ -321,12 +347,18 @@ def check_model(
     return problems
 
 
-def preflight(cfg: RefusalBenchConfig, probe: Callable[[str, Optional[str]], Optional[str]] = probe_endpoint) -> None:
+def preflight(
+    cfg: RefusalBenchConfig,
+    probe: Callable[[str, Optional[str]], Optional[str]] = probe_endpoint,
+    run_dir: Optional[Path] = None,
+) -> None:
     """Raise one `PreflightError` naming every problem of the run's files and models; return if none.
 
     A dry run needs no keys or servers, so only resolution, parameters and files are checked then.
+    With `run_dir`, the table the first stage reads from it must exist too.
     """
-    problems: dict[str, list[str]] = {p: [] for p in check_files(cfg)}  # problem -> the models it concerns
+    found_files = check_files(cfg) + (check_stage_inputs(cfg, run_dir) if run_dir and not cfg.run.dry_run else [])
+    problems: dict[str, list[str]] = {p: [] for p in found_files}  # problem -> the models it concerns
     probed: dict[tuple[str, Optional[str]], Optional[str]] = {}
 
     def probe_once(api_base: str, key: Optional[str]) -> Optional[str]:

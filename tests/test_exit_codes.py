@@ -291,3 +291,19 @@ def test_a_placeholder_server_address_is_a_user_error(tmp_path):
     proc = cli(["model=openai_compatible", "model.name=NAME", "model.api_base=http://HOST:PORT/v1"], tmp_path)
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "api_base 'http://HOST:PORT/v1' is not a valid URL" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_stage_without_its_input_table_stops_before_tracking(tmp_path):
+    store = f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}"
+    proc = cli(["pipeline=score", store], tmp_path)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "labels.parquet, which does not exist: set score.predictions=FILE" in proc.stderr
+    rejudge = cli(["pipeline.stages=[judge,score,report]", f"hydra.run.dir={tmp_path / 'old'}", store], tmp_path)
+    assert rejudge.returncode == 2 and "run the evaluate stage first" in rejudge.stderr
+    assert not (tmp_path / "outputs").exists() and not (tmp_path / "old").exists()
+    assert not (tmp_path / "mlflow.db").exists()
+
+
+def test_a_dataset_without_its_file_names_the_kind_plainly(tmp_path):
+    proc = cli(["dataset=nq"], tmp_path)
+    assert proc.returncode == 2 and "dataset kind 'nq' needs dataset.path=FILE" in proc.stderr
