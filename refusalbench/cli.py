@@ -230,11 +230,18 @@ def dry_run(cfg: RefusalBenchConfig, run_dir: Path) -> dict:
 def _run_name(hydra_cfg, cfg: RefusalBenchConfig) -> str:
     """What the run is about: the model (and reasoning budget) it evaluates or judges, else the file it
     scores or the generation stages it runs; in a sweep also the job's other swept settings (`seed=3`)."""
-    subject, budget = run_subject(cfg)
     if hydra_cfg.mode == RunMode.MULTIRUN:
         swept = read_sweep_state(Path(hydra_cfg.sweep.dir)).get("swept_keys", [])
-        return job_label(subject, budget, hydra_cfg.overrides.task, swept)
-    return job_label(subject, budget)
+        return sweep_job_name(cfg, hydra_cfg.overrides.task, swept)
+    return job_label(*run_subject(cfg))
+
+
+def sweep_job_name(cfg: RefusalBenchConfig, overrides, swept) -> str:
+    """A sweep job's name: its subject, then the swept settings the subject does not already say."""
+    subject, budget = run_subject(cfg)
+    if subject.startswith("score "):  # the file is the subject: do not repeat its path
+        swept = [k for k in swept if k != "score.predictions"]
+    return job_label(subject, budget, overrides, swept)
 
 
 def run_subject(cfg: RefusalBenchConfig) -> tuple[str, object]:
