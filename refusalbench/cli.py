@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import logging
+import os
 import sys
 import typing
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
+from hydra.errors import HydraException
 from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
@@ -183,9 +185,11 @@ def _hydra_main(cfg: DictConfig) -> None:
         if typed.run.preflight:
             from refusalbench.preflight import preflight
 
-            preflight(typed)  # keys, endpoints, parameters, input files: before tracking and any call
+            preflight(typed, run_dir=run_dir)  # keys, endpoints, parameters, input files: before tracking
         if typed.run.dry_run:
             dry_run(typed, run_dir)
+            if multirun:  # the sweep's summary counts it as planned, not as a failed job
+                (run_dir / sweep_outcome.PLANNED_MARKER).write_text("dry run: estimate.json only\n")
             return
         resolved = OmegaConf.to_container(cfg, resolve=True, enum_to_str=True)
         sweep_dir = Path(hydra_cfg.sweep.dir) if multirun else None
@@ -231,12 +235,47 @@ def dry_run(cfg: RefusalBenchConfig, run_dir: Path) -> dict:
 
 
 def _run_name(hydra_cfg, cfg: RefusalBenchConfig) -> str:
-    """The model (and reasoning budget); in a sweep also the job's other swept settings (`seed=3`)."""
-    budget = cfg.reasoning.budget_tokens
+    """What the run is about: the model (and reasoning budget) it evaluates or judges, else the file it
+    scores or the generation stages it runs; in a sweep also the job's other swept settings (`seed=3`)."""
     if hydra_cfg.mode == RunMode.MULTIRUN:
         swept = read_sweep_state(Path(hydra_cfg.sweep.dir)).get("swept_keys", [])
-        return job_label(cfg.model.id, budget, hydra_cfg.overrides.task, swept)
-    return job_label(cfg.model.id, budget)
+        return sweep_job_name(cfg, hydra_cfg.overrides.task, swept)
+    return job_label(*run_subject(cfg))
+
+
+def sweep_job_name(cfg: RefusalBenchConfig, overrides, swept) -> str:
+    """A sweep job's name: its subject, then the swept settings the subject does not already say."""
+    subject, budget = run_subject(cfg)
+    if subject.startswith("score "):  # the file is the subject: do not repeat its path
+        swept = [k for k in swept if k != "score.predictions"]
+    return job_label(subject, budget, overrides, swept)
+
+
+def run_subject(cfg: RefusalBenchConfig) -> tuple[str, object]:
+    """(name, reasoning budget) for the run's label; a run that calls no evaluated model is not named after one."""
+    stages = ordered_stages(cfg.pipeline.stages)
+    if "score" in stages and cfg.score.predictions and "evaluate" not in stages:
+        return f"score {Path(cfg.score.predictions).name}", None
+    if {"evaluate", "judge", "score", "report"} & set(stages):
+        return cfg.model.id, cfg.reasoning.budget_tokens
+    source = Path(cfg.dataset.path).name if cfg.dataset.path else getattr(cfg.dataset.kind, "value", cfg.dataset.kind)
+    return f"{'+'.join(stages)} ({source})", None
+
+
+FULL_ERROR_ENV = "HYDRA_FULL_ERROR"
+
+
+def _hydra_main_raising() -> None:
+    """`_hydra_main` with Hydra's errors raised to the caller instead of printed as text with status 1."""
+    before = os.environ.get(FULL_ERROR_ENV)
+    os.environ[FULL_ERROR_ENV] = "1"
+    try:
+        _hydra_main()
+    finally:
+        if before is None:
+            os.environ.pop(FULL_ERROR_ENV, None)
+        else:
+            os.environ[FULL_ERROR_ENV] = before
 
 
 def main() -> None:
@@ -260,7 +299,12 @@ def _main() -> None:
         sys.exit(user_errors.EXIT_CODE)
     try:
         with compose_once(sys.argv[1:]):
-            _hydra_main()
+            _hydra_main_raising()
+    except (HydraException, OmegaConfBaseException) as exc:  # composing the config (a preset, a dict key)
+        if os.environ.get(FULL_ERROR_ENV) == "1":
+            raise
+        user_errors.print_error(UserError(user_errors.composition_error_text(exc)))
+        sys.exit(user_errors.EXIT_CODE)
     except termination.Terminated as exc:
         termination.run_cleanups()
         print(

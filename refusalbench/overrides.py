@@ -143,9 +143,15 @@ def override_problems(overrides: list[str], conf_dir: Path = CONF_DIR) -> list[s
                 known = groups[key]
                 for value in _values(override):
                     if value not in known and value != "null":
+                        elsewhere = [g for g, options in groups.items() if value in options]
+                        where = ""
+                        if elsewhere:
+                            where = (
+                                f"; it is an option of another group: {', '.join(f'{g}={value}' for g in elsewhere)}"
+                            )
                         problems.append(
                             f"unknown option '{value}' for config group '{key}'{_suggest(value, known)} "
-                            f"(options: {', '.join(known)})"
+                            f"(options: {', '.join(known)}){where}"
                         )
                 continue
             if key not in fields:

@@ -12,6 +12,8 @@ later stage is found.
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import http.client
 import json
 import os
 import urllib.error
@@ -108,8 +110,59 @@ def check_files(cfg: RefusalBenchConfig) -> list[str]:
     for option, path in input_files(cfg):
         resolved = Path(path).expanduser()
         if not resolved.exists():
-            problems.append(f"{option}: {path} does not exist (resolved to {resolved.resolve()})")
-    return problems
+            problems.append(
+                f"{option}: {path} does not exist (resolved to {resolved.resolve()}){_similar_file(resolved)}"
+            )
+    return problems + check_predictions(cfg)
+
+
+def check_stage_inputs(cfg: RefusalBenchConfig, run_dir: Path) -> list[str]:
+    """The table the pipeline's first stage reads from the run directory (when no earlier stage makes it)."""
+    from refusalbench.stages import STAGE_ORDER
+
+    stages = [s for s in STAGE_ORDER if s in cfg.pipeline.stages]
+    first = stages[0] if stages else None
+    elsewhere = "or point hydra.run.dir=DIR at a run that has it"
+    needs = {
+        "check": ("candidates.parquet", "run the generate stage first"),
+        "verify": ("checked.parquet", "run the check stage first"),
+        "judge": ("outputs.parquet", f"run the evaluate stage first (pipeline=evaluate), {elsewhere}"),
+        "score": (
+            None if cfg.score.predictions else "labels.parquet",
+            f"set score.predictions=FILE to score another tool's predictions, {elsewhere}",
+        ),
+        "report": (
+            None if cfg.report.sweep_dir else "metrics.json",
+            f"run the score stage first, set report.sweep_dir=DIR, {elsewhere}",
+        ),
+    }
+    name, advice = needs.get(first, (None, ""))
+    if name and not (Path(run_dir) / name).exists():
+        return [f"the {first} stage reads {Path(run_dir) / name}, which does not exist: {advice}"]
+    return []
+
+
+def _similar_file(missing: Path) -> str:
+    """A "did you mean" for a mistyped file name: a file of a similar name in the same folder."""
+    folder = missing.resolve().parent
+    try:
+        names = [p.name for p in folder.iterdir()] if folder.is_dir() else []
+    except OSError:
+        return ""
+    close = difflib.get_close_matches(missing.name, names, n=1, cutoff=0.75)
+    return f"; did you mean {str(folder / close[0])!r}?" if close else ""
+
+
+def check_predictions(cfg: RefusalBenchConfig) -> list[str]:
+    """A predictions file to score has the required columns (read from its header, not the whole file)."""
+    path = cfg.score.predictions
+    if "score" not in cfg.pipeline.stages or not path or not Path(path).expanduser().is_file():
+        return []
+    from refusalbench.metrics.predictions import file_columns, missing_columns_problem
+
+    columns = file_columns(Path(path).expanduser())
+    problem = missing_columns_problem(columns, str(path)) if columns is not None else None
+    return [f"score.predictions: {problem}"] if problem else []
 
 
 # ---- one model -----------------------------------------------------------------------------------
@@ -212,9 +265,23 @@ def probe_endpoint(api_base: str, api_key: Optional[str], timeout: float = PROBE
         if exc.code in (401, 403):
             return f"the server at {api_base} rejected the API key (HTTP {exc.code})"
         return None  # the server answers; some have no /models route
-    except (urllib.error.URLError, OSError, ValueError) as exc:
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
         reason = getattr(exc, "reason", exc)
         return f"the server at {api_base} is not reachable ({reason}); start it or fix api_base"
+
+
+def api_base_problem(api_base: str) -> Optional[str]:
+    """Why `api_base` is not a usable server URL (e.g. a placeholder left in), or None."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(api_base)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError as exc:
+        return f"api_base {api_base!r} is not a valid URL ({exc}); write it like http://127.0.0.1:8000/v1"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"api_base {api_base!r} is not an http(s) URL with a host; write it like http://127.0.0.1:8000/v1"
+    return None
 
 
 def check_runtime(use: ModelUse) -> list[str]:
@@ -269,7 +336,10 @@ def check_model(
     if credentials:
         key_problems = check_credentials(use, route)
         problems += key_problems
-        if route.api_base and not key_problems:
+        bad_url = api_base_problem(route.api_base) if route.api_base else None
+        if bad_url:
+            problems.append(f"{use.label}: {bad_url}")
+        elif route.api_base and not key_problems:
             key = os.environ.get(use.cfg.api_key_env) if use.cfg.api_key_env else None
             found = probe(route.api_base, key)
             if found:
@@ -277,12 +347,18 @@ def check_model(
     return problems
 
 
-def preflight(cfg: RefusalBenchConfig, probe: Callable[[str, Optional[str]], Optional[str]] = probe_endpoint) -> None:
+def preflight(
+    cfg: RefusalBenchConfig,
+    probe: Callable[[str, Optional[str]], Optional[str]] = probe_endpoint,
+    run_dir: Optional[Path] = None,
+) -> None:
     """Raise one `PreflightError` naming every problem of the run's files and models; return if none.
 
     A dry run needs no keys or servers, so only resolution, parameters and files are checked then.
+    With `run_dir`, the table the first stage reads from it must exist too.
     """
-    problems: dict[str, list[str]] = {p: [] for p in check_files(cfg)}  # problem -> the models it concerns
+    found_files = check_files(cfg) + (check_stage_inputs(cfg, run_dir) if run_dir and not cfg.run.dry_run else [])
+    problems: dict[str, list[str]] = {p: [] for p in found_files}  # problem -> the models it concerns
     probed: dict[tuple[str, Optional[str]], Optional[str]] = {}
 
     def probe_once(api_base: str, key: Optional[str]) -> Optional[str]:
@@ -296,10 +372,11 @@ def preflight(cfg: RefusalBenchConfig, probe: Callable[[str, Optional[str]], Opt
             problems.setdefault(what, []).append(use.label)
     if problems:
         listing = "; ".join(
-            f"({i}) {', '.join(who) + ': ' if who else ''}{what}"
+            f"({i}) {', '.join(who) + ': ' if who else ''}{what.rstrip('.')}"
             for i, (what, who) in enumerate(problems.items(), start=1)
         )
+        end = "" if listing.endswith("?") else "."
         raise PreflightError(
             f"The run cannot start: {len(problems)} problem(s) found before any model call: "
-            f"{listing}. Nothing was run or tracked."
+            f"{listing}{end} Nothing was run or tracked."
         )

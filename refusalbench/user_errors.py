@@ -6,6 +6,7 @@ but the console does not see it a second time as a log line.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import shutil
 import sys
@@ -43,3 +44,46 @@ def remove_unused_run_dir(run_dir: Path, stop_at: Path) -> None:
     while parent != stop_at and stop_at in parent.parents and parent.is_dir() and not any(parent.iterdir()):
         parent.rmdir()
         parent = parent.parent
+
+
+def composition_error_text(exc: BaseException) -> str:
+    """One paragraph for an error Hydra or OmegaConf raised while composing the config.
+
+    Hydra prints such errors on several lines, adds the OmegaConf node details and may suggest a
+    ``+`` override that only leads to a second error; this keeps each message without those details and
+    adds the names that exist where an unknown name was used, with a "did you mean".
+    """
+    from omegaconf import DictConfig
+
+    parts: list[str] = []
+    seen: set[int] = set()
+    node: BaseException | None = exc
+    while node is not None and id(node) not in seen and len(parts) < 3:
+        seen.add(id(node))
+        lines = [ln.strip().replace("\\'", "'") for ln in str(node).splitlines() if ln.strip()]
+        lines = [ln for ln in lines if not ln.startswith(("To append", "full_key:", "reference_type", "object_type"))]
+        message = " ".join(lines).rstrip(".")
+        if message and message not in parts:
+            parts.append(message)
+        node = node.__cause__ or node.__context__
+    text = ": ".join(parts) or type(exc).__name__
+    key, parent = _unknown_key_and_parent(exc)
+    if key and isinstance(parent, DictConfig):
+        names = [str(k) for k in parent.keys()]
+        close = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
+        where = getattr(parent, "_get_full_key", lambda _k: "")("") or "there"
+        text += f" (names under {where}: {', '.join(names)})" if names else ""
+        text += f"; did you mean {close[0]!r}?" if close else ""
+    end = "" if text.endswith("?") else "."
+    return f"The configuration cannot be composed: {text}{end} Nothing was run or tracked."
+
+
+def _unknown_key_and_parent(exc: BaseException):
+    node: BaseException | None = exc
+    for _ in range(3):
+        if node is None:
+            break
+        if getattr(node, "key", None) is not None and getattr(node, "parent_node", None) is not None:
+            return node.key, node.parent_node
+        node = node.__cause__ or node.__context__
+    return None, None

@@ -59,6 +59,7 @@ def test_override_checks_cover_options_and_nested_keys():
 def test_rule_based_backends_are_not_model_options(tmp_path):
     proc = cli(["model=programmatic"], tmp_path)
     assert proc.returncode == 2 and "unknown option 'programmatic' for config group 'model'" in proc.stderr
+    assert "it is an option of another group: generators=programmatic" in proc.stderr
     help_text = cli(["--help"], tmp_path).stdout
     model_section = help_text.split("model:", 1)[1].split("pipeline:", 1)[0]
     assert "programmatic" not in model_section and "structural" not in model_section
@@ -232,3 +233,75 @@ def _alive(pid: int) -> bool:
         return False
     status = Path(f"/proc/{pid}/status")
     return not (status.exists() and "zombie" in status.read_text())
+
+
+def test_composition_error_inside_a_preset_is_one_paragraph_with_status_2(tmp_path):
+    questions = tmp_path / "nq.jsonl"
+    questions.write_text('{"question": "q", "answers": ["a"], "ctxs": [{"title": "t", "text": "a"}]}\n')
+    proc = cli(
+        [
+            "experiment=paper_nq",
+            f"dataset.path={questions}",
+            "generators.models.gtp.max_tokens=100",
+            "run.dry_run=true",
+        ],
+        tmp_path,
+    )
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    err = proc.stderr.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("refusalbench: error: The configuration cannot be composed")
+    assert "did you mean 'gpt'?" in err and "HYDRA_FULL_ERROR" not in err and "+generators" not in err
+    assert not (tmp_path / "outputs").exists()
+
+
+def test_a_dry_run_sweep_plans_every_job_and_reports_no_failure(tmp_path):
+    good = _predictions(tmp_path / "good.csv")
+    proc = cli(
+        [
+            "-m",
+            "pipeline=score",
+            f"score.predictions={good}",
+            "score.n_resamples=10,20",
+            "run.dry_run=true",
+            f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}",
+        ],
+        tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "jobs failed" not in proc.stderr
+    assert len(list((tmp_path / "multirun").rglob("estimate.json"))) == 2
+    assert not (tmp_path / "mlflow.db").exists()  # a dry run logs no MLflow run, not even a sweep parent
+
+
+def test_missing_score_columns_are_found_before_tracking(tmp_path):
+    predictions = tmp_path / "preds.csv"
+    predictions.write_text("id,model_output,label\n1,x,ANSWER_CORRECTLY\n")
+    proc = cli(
+        ["pipeline=score", f"score.predictions={predictions}", f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}"],
+        tmp_path,
+    )
+    assert proc.returncode == 2
+    assert "'predicted_label': one of" in proc.stderr and "'expected_rag_behavior': one of" in proc.stderr
+    assert not (tmp_path / "outputs").exists() and not (tmp_path / "mlflow.db").exists()
+
+
+def test_a_placeholder_server_address_is_a_user_error(tmp_path):
+    proc = cli(["model=openai_compatible", "model.name=NAME", "model.api_base=http://HOST:PORT/v1"], tmp_path)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "api_base 'http://HOST:PORT/v1' is not a valid URL" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_stage_without_its_input_table_stops_before_tracking(tmp_path):
+    store = f"tracking.uri=sqlite:///{tmp_path / 'mlflow.db'}"
+    proc = cli(["pipeline=score", store], tmp_path)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "labels.parquet, which does not exist: set score.predictions=FILE" in proc.stderr
+    rejudge = cli(["pipeline.stages=[judge,score,report]", f"hydra.run.dir={tmp_path / 'old'}", store], tmp_path)
+    assert rejudge.returncode == 2 and "run the evaluate stage first" in rejudge.stderr
+    assert not (tmp_path / "outputs").exists() and not (tmp_path / "old").exists()
+    assert not (tmp_path / "mlflow.db").exists()
+
+
+def test_a_dataset_without_its_file_names_the_kind_plainly(tmp_path):
+    proc = cli(["dataset=nq"], tmp_path)
+    assert proc.returncode == 2 and "dataset kind 'nq' needs dataset.path=FILE" in proc.stderr

@@ -10,7 +10,7 @@ from hydra import compose, initialize_config_dir
 from refusalbench.cli import validate
 from refusalbench.config import register_configs
 from refusalbench.paths import CONF_DIR, PACKAGE_DATA_DIR
-from refusalbench.preflight import PreflightError, models_in_run, preflight, probe_endpoint
+from refusalbench.preflight import PreflightError, api_base_problem, models_in_run, preflight, probe_endpoint
 
 register_configs()
 SAMPLE = str(PACKAGE_DATA_DIR / "nq_sample.jsonl")
@@ -132,3 +132,17 @@ def test_rule_based_backend_as_evaluated_model_is_a_user_message():
 
 def test_dry_run_needs_no_keys(no_credentials):
     preflight(typed(["experiment=paper_nq", f"dataset.path={SAMPLE}", "run.dry_run=true"]))
+
+
+def test_a_mistyped_file_name_gets_a_suggestion(tmp_path):
+    (tmp_path / "questions.jsonl").write_text("{}\n")
+    cfg = typed([f"dataset.path={tmp_path / 'questoins.jsonl'}"])
+    with pytest.raises(PreflightError, match=r"does not exist .*did you mean '.*questions\.jsonl'\?"):
+        preflight(cfg)
+
+
+def test_a_server_address_must_be_a_url():
+    assert api_base_problem("http://127.0.0.1:8000/v1") is None
+    assert "not a valid URL" in api_base_problem("http://HOST:PORT/v1")
+    assert "not an http(s) URL" in api_base_problem("localhost:8000")
+    assert "not reachable" in probe_endpoint("http://HOST:PORT/v1", None)  # no exception escapes the probe

@@ -99,7 +99,8 @@ def _read_json_stdlib(path: Path) -> list[Any]:
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            rows.append(f"line {number} of {path.name} is not valid JSON ({exc.msg} at column {exc.colno})")
+            why = exc.msg.rstrip(": ").removesuffix(" at")  # "Unterminated string starting at"
+            rows.append(f"line {number} of {path.name} is not valid JSON ({why} at column {exc.colno})")
             continue
         rows.append(row if isinstance(row, dict) else "not a JSON object")
     return rows

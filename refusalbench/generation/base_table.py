@@ -22,8 +22,8 @@ def load_base_table(cfg) -> pd.DataFrame:
 
         result = load_base(cfg.dataset)
         df = result.table
-        if result.skipped:
-            log.warning("base: %d record(s) skipped: %s", result.skipped, "; ".join(result.reasons[:3]))
+        if result.skipped:  # the data loader has warned about them, with the reasons
+            log.debug("base: %d record(s) skipped: %s", result.skipped, "; ".join(result.reasons[:3]))
     multi = is_multi_passage_table(df)
     need = [SOURCE_ID, "query", "answers"] + (
         [BASE_PASSAGES, "signal_indices", "noise_indices"] if multi else ["context"]

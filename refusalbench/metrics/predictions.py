@@ -31,6 +31,8 @@ factuality flag), so its answer accuracy is the official ``garage_raf`` (mean RA
 
 from __future__ import annotations
 
+import difflib
+import json
 import logging
 from pathlib import Path
 
@@ -88,16 +90,45 @@ def _confidence(df: pd.DataFrame) -> pd.Series | None:
     return None
 
 
+def missing_columns_problem(columns: list[str], source: str) -> str | None:
+    """Why a predictions file with these `columns` cannot be scored (every missing column at once), or None."""
+    missing = [t for t in REQUIRED if not any(c in columns for c in ALIASES[t])]
+    if not missing:
+        return None
+    wanted = "; ".join(f"{t!r}: one of {', '.join(repr(c) for c in ALIASES[t])}" for t in missing)
+    return (
+        f"The predictions file {source} lacks {len(missing)} required column(s) ({wanted}). "
+        f"Columns present: {', '.join(map(str, columns))}."
+    )
+
+
+def file_columns(path: str | Path) -> list[str] | None:
+    """The column names of a CSV, parquet or JSONL file, read without loading it (None if not cheaply known)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".csv":
+            return [str(c) for c in pd.read_csv(path, nrows=0).columns]
+        if suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            return list(pq.read_schema(path).names)
+        if suffix in (".jsonl", ".ndjson"):
+            with path.open(encoding="utf-8") as fh:
+                first = next((line for line in fh if line.strip()), "")
+            record = json.loads(first) if first else None
+            return list(record) if isinstance(record, dict) else None
+    except (ValueError, OSError, UnicodeDecodeError):
+        return None  # unreadable: the score stage reports it
+    return None
+
+
 def to_labels(df: pd.DataFrame, source: str = "predictions") -> pd.DataFrame:
     """Map a predictions DataFrame with the original evaluator's columns to the labels schema."""
     out = pd.DataFrame(index=df.index)
-    missing = [t for t in REQUIRED if not any(c in df.columns for c in ALIASES[t])]
-    if missing:  # every missing column at once, not one per run
-        wanted = "; ".join(f"{t!r}: one of {', '.join(repr(c) for c in ALIASES[t])}" for t in missing)
-        raise UserError(
-            f"The predictions file {source} lacks {len(missing)} required column(s) ({wanted}). "
-            f"Columns present: {', '.join(map(str, df.columns))}."
-        )
+    problem = missing_columns_problem([str(c) for c in df.columns], source)
+    if problem:
+        raise UserError(problem)
     for target, candidates in ALIASES.items():
         found = next((c for c in candidates if c in df.columns), None)
         if found is None:
@@ -124,12 +155,19 @@ def to_labels(df: pd.DataFrame, source: str = "predictions") -> pd.DataFrame:
 
 def _warn_unknown_labels(values: pd.Series, source: str) -> None:
     """Name the predicted-label values that are not labels (they are scored as unscored), with counts."""
+    from refusalbench.judging.codes import ANSWER_NAMES, CODE_NAMES
     from refusalbench.metrics.labels import normalise_predicted
 
     counts = values.astype(object).fillna("").value_counts()
     unknown = {raw: int(n) for raw, n in counts.items() if normalise_predicted(pd.Series([raw]))[1]}
     if unknown:
-        shown = ", ".join(f"{raw!r} ({n})" for raw, n in list(unknown.items())[:8])
+        vocabulary = sorted(set(CODE_NAMES) | ANSWER_NAMES | {"ANSWER_CORRECTLY"})
+
+        def named(raw) -> str:
+            close = difflib.get_close_matches(str(raw).strip().upper(), vocabulary, n=1, cutoff=0.8)
+            return f"{raw!r} ({unknown[raw]}{'; did you mean ' + repr(close[0]) + '?' if close else ''})"
+
+        shown = ", ".join(named(raw) for raw in list(unknown)[:8])
         log.warning(
             "The predictions file %s has %d predicted label(s) that are not labels, counted as unscored: %s",
             source,

@@ -160,8 +160,9 @@ def prepare(df: pd.DataFrame, correct_score: float = 4) -> Prepared:
     df = df.reset_index(drop=True)
     gt = normalise_ground_truth(df["expected_rag_behavior"])
     pred, n_unknown = normalise_predicted(df["predicted_label"])
-    if n_unknown:
-        log.warning("%d predicted label(s) are not in the label vocabulary; scored as unscored", n_unknown)
+    if n_unknown:  # a predictions file's unknown labels were named, with counts, when it was read
+        level = logging.DEBUG if "predicted_label_raw" in df.columns else logging.WARNING
+        log.log(level, "%d predicted label(s) are not in the label vocabulary; scored as unscored", n_unknown)
     correct, has_quality_column = _answer_correct(df, correct_score)
 
     ans = (gt == ANSWER_CORRECTLY).to_numpy()

@@ -14,6 +14,7 @@ from refusalbench.metrics.prepare import RULE
 from refusalbench.report import plots, rq3, tables
 from refusalbench.report.collect import expand
 from refusalbench.report.glossary import SAME_NUMBER_AS, glossary_markdown
+from refusalbench.report.notes import reading_notes
 from refusalbench.report.paper import comparison_table, load_paper_numbers
 from refusalbench.taxonomy import INTENSITIES
 
@@ -71,13 +72,17 @@ def build_report(
         "## Headline metrics (best refusal accuracy first)",
         "",
     ]
-    md += relabel_warnings(head)
+    md += relabel_warnings(head, runs)
     if not head.empty:
         view = pd.DataFrame({"run": head["run"], "n": head["n"]})
         for key, label in HEADLINE_COLUMNS:
             view[label] = tables.with_interval(head, key)
         view["truncated"], view["unscored"] = head["truncated"], head["unscored"]
         md += [tables.to_markdown(view), ""]
+        notes = reading_notes(runs)
+        for note in notes[2:-1]:
+            log.info("report: %s", note.removeprefix("- "))
+        md += notes
         md += _figure(
             plots.ranking(head, out / "figures" / "refusal_accuracy_ranking.png"),
             out,
@@ -247,7 +252,7 @@ def build_report(
 RELABEL_WARN_SHARE = 0.10
 
 
-def relabel_warnings(head: pd.DataFrame) -> list[str]:
+def relabel_warnings(head: pd.DataFrame, runs: Optional[dict[str, dict]] = None) -> list[str]:
     """Markdown warnings (also logged) for runs where many responses ended as truncated or unscored."""
     lines = []
     for _, row in head.iterrows():
@@ -257,15 +262,32 @@ def relabel_warnings(head: pd.DataFrame) -> list[str]:
         for kind in ("truncated", "unscored"):
             count = row.get(kind)
             if count is not None and not pd.isna(count) and count / n > RELABEL_WARN_SHARE:
+                counts = ((runs or {}).get(row["run"]) or {}).get("counts", {})
                 note = (
                     f"**Warning:** run {row['run']}: {int(count)} of {int(n)} responses ({count / n:.0%}) are "
-                    f"{kind}, so they count as neither answers nor refusals. Check the `judge_reason` column of "
-                    "labels.parquet: answers cut off by max_tokens, or (with evaluate.prompt_variant=confidence) "
-                    "responses holding only a confidence line, which the judge labels truncated."
+                    f"{kind}, so they count as neither answers nor refusals. {_relabel_cause(kind, counts)}"
                 )
                 log.warning("%s", note.replace("**", ""))
                 lines += [note, ""]
     return lines
+
+
+def _relabel_cause(kind: str, counts: dict) -> str:
+    """Where the truncated or unscored responses come from, as far as the counts tell."""
+    unknown = int(counts.get("unrecognised_labels") or 0)
+    unjudged = int(counts.get("answerable_attempts_unjudged") or 0)
+    if kind == "unscored" and (unknown or unjudged):
+        causes = []
+        if unknown:
+            causes.append(f"{unknown} predicted label(s) that are not labels (named in the score stage's warning)")
+        if unjudged:
+            causes.append(f"{unjudged} answer(s) to answerable items with no quality score or answer_correct value")
+        return "Of them: " + "; ".join(causes) + "."
+    return (
+        "Check the `judge_reason` column of labels.parquet: answers cut off by max_tokens, or (with "
+        "evaluate.prompt_variant=confidence) responses holding only a confidence line, which the judge labels "
+        "truncated."
+    )
 
 
 def _figure(path: Path, out: Path, caption: str, written: list[Path]) -> list[str]:

@@ -56,6 +56,31 @@ def collect_job_metrics(sweep_dir: Path, swept: list[str] = ()) -> dict[str, dic
     return found
 
 
+def _warn_if_another_sweep(sweep_dir: Path, overrides: list[str]) -> None:
+    """Say so when the sweep directory holds a sweep run with other overrides: the two will share a report."""
+    path = sweep_dir / SWEEP_FILE
+    try:
+        before = json.loads(path.read_text()).get("overrides") if path.exists() else None
+    except (OSError, ValueError):
+        return
+    if before is not None and _another_study(before, overrides):
+        log.warning(
+            "%s already holds a sweep run with other settings (%s); this sweep joins it: its completed jobs share "
+            "one combined report and one MLflow parent run. Give a separate study its own name=NAME.",
+            sweep_dir,
+            " ".join(before) or "no overrides",
+        )
+
+
+def _another_study(before: list[str], now: list[str]) -> bool:
+    """Other override keys, or another value of a setting neither sweep varies (growing a swept list is not)."""
+    first, second = (dict(o.split("=", 1) if "=" in o else (o, "") for o in x) for x in (before, now))
+    if set(first) != set(second):
+        return True
+    fixed = [k for k in first if "," not in first[k] + second[k] and "(" not in first[k] + second[k]]
+    return any(first[k] != second[k] for k in fixed)
+
+
 class MlflowSweepCallback(Callback):
     def __init__(self) -> None:
         self.tracker: Tracker | None = None
@@ -69,8 +94,9 @@ class MlflowSweepCallback(Callback):
         params = {str(k): str(v) for k, v in (config.hydra.sweeper.get("params") or {}).items()}
         overrides = [str(o) for o in config.hydra.overrides.task]
         self.swept = swept_keys(overrides, params)
-        state = {"parent_run_id": None, "swept_keys": self.swept}
-        if config.tracking.enabled:
+        _warn_if_another_sweep(sweep_dir, overrides)
+        state = {"parent_run_id": None, "swept_keys": self.swept, "overrides": overrides}
+        if config.tracking.enabled and not config.run.dry_run:  # a dry run logs no MLflow run
             self.tracker = Tracker(
                 uri=config.tracking.uri,
                 experiment=config.tracking.experiment,

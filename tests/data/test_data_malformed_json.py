@@ -34,3 +34,23 @@ def test_malformed_line_is_an_error_when_strict(tmp_path):
     records, skips = load_records(DatasetConfig(kind="nq", path=str(_file(tmp_path)), strict=True))
     with pytest.raises(DataError, match="line 3"):
         skips.finish()
+
+
+def test_a_skipped_base_record_is_warned_about_once(tmp_path, caplog):
+    from refusalbench.generation.base_table import load_base_table
+
+    good = json.dumps({"question": "q", "answers": ["a"], "ctxs": [{"title": "t", "text": "the answer is a"}]})
+    path = tmp_path / "nq.jsonl"
+    path.write_text(f'{good}\n{{"question": "cut\n')
+
+    class Cfg:
+        class generate:
+            source = None
+
+        dataset = DatasetConfig(kind="nq", path=str(path))
+
+    with caplog.at_level(logging.DEBUG):
+        load_base_table(Cfg)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "line 2 of nq.jsonl is not valid JSON" in warnings[0]
+    assert "at at" not in warnings[0]

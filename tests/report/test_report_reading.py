@@ -8,6 +8,7 @@ import pytest
 
 from refusalbench.report import build_report, plots, tables
 from refusalbench.report.build import relabel_warnings
+from refusalbench.report.notes import run_notes
 from refusalbench.taxonomy import CLASS_TO_CODE
 from tests.report.rb_report_helpers import runs
 
@@ -75,3 +76,44 @@ def test_many_truncated_responses_are_warned_about():
     head = pd.DataFrame({"run": ["conf", "plain"], "n": [90, 90], "truncated": [18, 1], "unscored": [0, 0]})
     lines = relabel_warnings(head)
     assert len([line for line in lines if line]) == 1 and "18 of 90" in lines[0] and "confidence" in lines[0]
+
+
+def _one_code_metrics() -> dict:
+    """A model that answers every refusal with REFUSE_AMBIGUOUS_QUERY on a benchmark without Ambiguity items."""
+    codes = list(CLASS_TO_CODE.values())
+    rows = ["ANSWER_CORRECTLY", *codes]
+    columns = ["answer_attempt", *codes, "REFUSE_OTHER", "truncated", "unscored"]
+    counts = [[0] * len(columns) for _ in rows]
+    counts[0][0], counts[0][1] = 8, 32  # answerable: 8 answered, 32 refused as ambiguous
+    counts[rows.index(CLASS_TO_CODE["P-MissingInfo"])][1] = 39
+    counts[rows.index(CLASS_TO_CODE["P-MissingInfo"])][0] = 11
+    return {
+        "confusion_matrix": {"rows": rows, "columns": columns, "counts": counts},
+        "refusal_accuracy": {"value": 0.0, "n": 50},
+        "detection_recall": {"value": 0.78, "n": 50},
+    }
+
+
+def test_a_zero_refusal_accuracy_is_explained_in_words():
+    notes = run_notes("tiny", _one_code_metrics())
+    assert len(notes) == 3
+    assert "refused 39 of its 50 unanswerable items" in notes[0] and "never with the item's own code" in notes[0]
+    assert "All 71 of tiny's refusals are the one code `REFUSE_AMBIGUOUS_QUERY`" in notes[1]
+    assert "no P-Ambiguity item" in notes[2]
+
+
+def test_a_model_that_names_varied_reasons_gets_no_notes(tmp_path):
+    metrics = _one_code_metrics()
+    counts, rows = metrics["confusion_matrix"]["counts"], metrics["confusion_matrix"]["rows"]
+    missing, contradiction = rows.index(CLASS_TO_CODE["P-MissingInfo"]), rows.index(CLASS_TO_CODE["P-Contradiction"])
+    counts[0][1] = 0  # no false refusals with the ambiguous code
+    counts[missing][1], counts[missing][3] = 0, 20  # refusals name the item's own code
+    counts[contradiction][2] = 19
+    metrics["refusal_accuracy"]["value"] = 0.78
+    assert run_notes("good", metrics) == []
+
+
+def test_unscored_warning_names_unknown_labels_as_the_cause():
+    head = pd.DataFrame({"run": ["file"], "n": [12], "truncated": [0], "unscored": [3]})
+    lines = relabel_warnings(head, {"file": {"counts": {"unrecognised_labels": 3}}})
+    assert "3 predicted label(s) that are not labels" in lines[0] and "judge_reason" not in lines[0]
