@@ -124,7 +124,7 @@ def run(ctx: RunContext) -> None:
     votes = _existing(ctx, set(order))
     calls = failures = 0
     for key, model_cfg in panel.models.items():
-        version = prompt_version(model_cfg, multi, catalogue)
+        version = prompt_version(model_cfg, multi, catalogue, panel.prompts)
         pending = [r for r in rows if (r["candidate_id"], key) not in votes]
         if model_cfg.backend == STRUCTURAL:
             for r in pending:
@@ -136,7 +136,7 @@ def run(ctx: RunContext) -> None:
             asks = [
                 Ask(
                     key=f"{r['candidate_id']}:{key}",
-                    prompt=verifier_prompt(r, catalogue, multi),
+                    prompt=verifier_prompt(r, catalogue, multi, panel.prompts),
                     template_version=version,
                     parse=lambda text: parse_verification(text, checklist),
                     expected_output_tokens=VERIFIER_OUTPUT_TOKENS,
