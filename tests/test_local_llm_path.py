@@ -168,8 +168,7 @@ def test_generate_on_the_real_embedded_model(tmp_path):
         ]
     )
     base.to_parquet(tmp_path / "base.parquet")
-    # one llama.cpp thread: on a CPU shared with other work, two threads were measured 10x slower (they wait on
-    # each other); both roles get the same value so that they still share one server
+    # the presets' own settings: compact prompts, one llama.cpp thread for both roles (one shared server)
     cmd = [
         sys.executable,
         "-m",
@@ -177,8 +176,6 @@ def test_generate_on_the_real_embedded_model(tmp_path):
         "generators=local",
         "verifiers=local",
         "pipeline=generate",
-        "generators.models.local.threads=1",
-        "verifiers.models.local.threads=1",
         f"generate.source={tmp_path / 'base.parquet'}",
         f"hydra.run.dir={tmp_path / 'run'}",
         f"cache.dir={tmp_path / 'cache'}",
@@ -191,6 +188,7 @@ def test_generate_on_the_real_embedded_model(tmp_path):
     assert len(candidates) == 18
     assert candidates["generation_failure_kind"].isin([None, "parse"]).all()  # replies, never call failures
     assert candidates["gen_raw_output"].str.len().gt(0).all()
+    assert candidates["prompt_version"].str.startswith("generator_nq_compact@").all()
     votes = pd.read_parquet(run / "votes.parquet")
     checked = pd.read_parquet(run / "checked.parquet")
     assert len(votes) == int(checked["check_ok"].sum())
