@@ -74,10 +74,20 @@ def _vote(
     return row
 
 
+def _reason(v: dict) -> Optional[str]:
+    """The verifier's own words, or (compact replies have none) the checklist items it marked false."""
+    failed = [item for item in CHECKLIST_GARAGE if v.get(item) is False]
+    return (
+        v.get("identified_issues")
+        or v.get("refusal_reasoning_analysis")
+        or ("false: " + ", ".join(failed) if failed else None)
+    )
+
+
 def _from_answer(row: dict, key: str, model_cfg, version: str, ans: Answer) -> dict:
     if ans.ok:
         v = ans.value
-        reason = v.get("identified_issues") or v.get("refusal_reasoning_analysis")
+        reason = _reason(v)
         return _vote(row["candidate_id"], key, model_cfg, version, v["verdict"], reason, v, usage=ans.usage("ver_"))
     return _vote(
         row["candidate_id"],
