@@ -84,11 +84,15 @@ def test_multi_passage_data_keeps_the_full_templates():
     )
 
 
-def compact_reply(messages: list, model_cfg) -> str:
-    """A reply read off a compact prompt: verifiers PASS; generators take the first lever and drop the answer."""
+CHECKLIST_TRUE = {"lever_correctly_implemented": True, "answer_constraint_satisfied": True}
+
+
+def compact_reply(messages: list, model_cfg, verdict: dict = CHECKLIST_TRUE) -> str:
+    """A reply read off a compact prompt: the verifier's `verdict` (PASS when every item is true); generators take
+    the first lever and drop the answer."""
     prompt = messages[0]["content"]
     if prompt.startswith("You check test cases"):
-        return json.dumps({"identified_issues": [], "verification_result": "PASS", "ground_truth_alignment": True})
+        return json.dumps({**verdict, "verification_result": "PASS" if all(verdict.values()) else "FAIL"})
     cls, intensity = re.search(r"Kind of uncertainty: (P-\w+)\. Intensity: (\w+)", prompt).groups()
     context = re.search(r'Passage:\n"""\n(.*?)\n"""', prompt, re.S).group(1)
     query = re.search(r'Query: "(.*)"', prompt).group(1)
@@ -104,17 +108,34 @@ def compact_reply(messages: list, model_cfg) -> str:
     return json.dumps({**fields, "implementation_reasoning": "one edit", "intensity_achieved": intensity})
 
 
-def test_a_run_with_compact_prompts_generates_and_verifies(tmp_path):
+def run_compact(tmp_path, responder):
     model = {"local": ModelConfig(name="openai/local-test", id="local-test")}
     cfg = make_cfg(tmp_path, model, dict(model), source=write_base(tmp_path, single_base()))
     cfg.generators.prompts = cfg.verifiers.prompts = "compact"
-    layer = ScriptedLayer(compact_reply)
+    layer = ScriptedLayer(responder)
     ctx = context_with(cfg, tmp_path / "run", layer)
     for stage in (generate, check, verify):
         stage.run(ctx)
+    return ctx, layer
+
+
+def test_a_run_with_compact_prompts_generates_and_verifies(tmp_path):
+    ctx, layer = run_compact(tmp_path, compact_reply)
     candidates, votes = ctx.read_table("candidates"), ctx.read_table("votes")
     assert len(candidates) == 36 and candidates["generation_ok"].all()
     assert candidates["prompt_version"].str.startswith("generator_nq_compact@").all()
     assert len(votes) == int(ctx.read_table("checked")["check_ok"].sum()) > 0
     assert (votes["verdict"] == "PASS").all() and votes["prompt_version"].str.startswith("verifier_nq_compact@").all()
     assert {spec.response_format for _, spec, _ in layer.requests} == {"json"}
+
+
+def test_a_compact_fail_vote_gives_the_false_checklist_items_as_its_reason(tmp_path):
+    verdict = {
+        "lever_correctly_implemented": True,
+        "answer_constraint_satisfied": False,
+        "ground_truth_alignment": False,
+    }
+    ctx, _ = run_compact(tmp_path, lambda messages, cfg: compact_reply(messages, cfg, verdict))
+    votes = ctx.read_table("votes")
+    assert len(votes) > 0 and (votes["verdict"] == "FAIL").all()
+    assert (votes["verdict_reason"] == "false: answer_constraint_satisfied, ground_truth_alignment").all()
