@@ -298,6 +298,17 @@ _ASIDE_WORDS = frozenset(
 )
 
 
+# frames that may also ask a new question about the passage's subject instead of wrapping the original question
+_ABOUT_SUBJECT = frozenset({"forecast", "aesthetic", "counterfactual"})
+
+
+def _wraps_original(c: Candidate) -> bool:
+    """The perturbed query still carries the original question (a frame put around it), rather than asking
+    a new question about the passage's subject ("Will the song ... still be known in fifty years?")."""
+    words = content_words(c.original_query)
+    return words <= content_words(c.perturbed_query)
+
+
 def frame_unsuitable(c: Candidate) -> Optional[str]:
     if c.perturbed_query == c.original_query:
         return None
@@ -305,6 +316,8 @@ def frame_unsuitable(c: Candidate) -> Optional[str]:
     kinds = question_types(c.original_query, c.answers)
     for name, (pattern, suits, why) in FRAMES.items():
         if not pattern.search(q) or pattern.search(fold(c.original_query)):
+            continue
+        if name in _ABOUT_SUBJECT and not _wraps_original(c):
             continue
         if not suits(kinds):
             return f"{name} frame on this question: {why}"

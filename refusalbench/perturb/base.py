@@ -22,6 +22,7 @@ from refusalbench.perturb.text import (
     capitalise,
     contains,
     contains_any,
+    embed,
     ends_sentence,
     join_sentences,
     lower_vocabulary,
@@ -96,6 +97,24 @@ class Item:
         best = next((p for p in typed if p[1] != at.OTHER), typed[0] if typed else None)
         if best:
             self.anchor, self.atype = best
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Names a sentence may open with that must keep their capitals (the passage's title)."""
+        return (re.sub(r"\s*\([^)]*\)\s*$", "", self.title).strip(),) if self.title else ()
+
+    def embedded(self, sentence: str) -> str:
+        """`sentence` ready to follow "that" (see text.embed); NotApplicable when it would still open on a
+        capitalised word that is neither a name here (written capitalised mid-sentence in the passages, or
+        the title) nor a word the passages use in lower case ("states that Construction took place")."""
+        s = embed(sentence, self.vocabulary, self.names)
+        first = re.match(r"[\"'“‘]?([A-Z][a-z]+)\b(?!\s+[A-Z])", s)
+        if first and not any(s.startswith(n) for n in self.names):
+            word = first.group(1)
+            mid = re.search(rf"(?<![.!?:\"“]\s)(?<!^)(?<=\s){re.escape(word)}\b", " ".join(self.passages))
+            if not mid:
+                raise NotApplicable(f"'{word}' would stay capitalised inside the sentence")
+        return s
 
     @functools.cached_property
     def vocabulary(self) -> frozenset[str]:

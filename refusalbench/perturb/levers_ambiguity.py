@@ -54,8 +54,10 @@ should in on of for from at by about with to into after before during sang sings
 play directed produced made owns owned built designed created invented founded started voices voiced narrates narrated
 composed performs performed recorded released hosts hosted won wins leads led runs ran sponsors sponsored""".split()
 )
+# no preposition after the pronoun: "what is it on the computer", "who sings it by the eagles" attach a
+# modifier that the name carried and "it" cannot
 AFTER = frozenset(
-    """in on for from at by about with to into after before during come came take takes took get got
+    """come came take takes took get got
 start started end ended begin began air aired open opened happen happened released made written filmed set located built
 based founded published recorded produced directed created launched formed become became first last originally""".split()
 )
@@ -87,13 +89,17 @@ def pronoun_query(query: str, title: str, pronoun: str) -> Optional[str]:
     if span is None:
         return None
     start, end, possessive = span
-    before = re.findall(r"[a-z']+", query[:start].lower())
-    after = re.findall(r"[a-z']+", query[end:].lower())
+    before = re.findall(r"[a-z0-9']+", query[:start].lower())
+    after = re.findall(r"[a-z0-9']+", query[end:].lower())
+    if set(before[-2:]) & set(KIND_NOUNS) or before[-1:] == ["to"]:
+        return None  # "the song to make you feel my love", "i'm going to soak up the sun": the title began earlier
     if {w for w in re.findall(r"[a-z']+", title.lower()) if len(w) > 3} & set(before + after):
         return None  # "who won the battle of the first battle of bull run": the rest repeats the name
     if {"are", "were", "do", "have"} & set(before):
         return None  # a plural subject, which "it" cannot replace
-    if not before or before[-1] not in BEFORE or (after and not possessive and after[0] not in AFTER):
+    if before[-1:] == ["of"] or possessive:
+        return None  # "the new episodes of it", "its lyrics": the pronoun is buried in a longer noun phrase
+    if not before or before[-1] not in BEFORE or (after and after[0] not in AFTER):
         return None  # the name is part of a noun phrase ("the last name Roberts", "Hey Jude lyrics")
     word = ("its" if pronoun == "it" else f"{pronoun}'s") if possessive else pronoun
     rest = query[end:]
@@ -120,6 +126,12 @@ def _own_subject(item: Item) -> str:
         raise NotApplicable("the passage is not about a thing named in its first sentence (or is about a person)")
     if pronoun_query(item.query, title, "it") is None:
         raise NotApplicable("the query does not name the passage's subject where a pronoun could stand")
+    start, end, _ = subject_span(item.query, title)
+    rest = re.findall(r"[A-Za-z']+", item.query[end:])
+    for a, b in zip(rest, rest[1:]):
+        m = re.search(rf"\b{re.escape(a)}\s+{re.escape(b)}\b", item.passages[0], re.I)
+        if m and m.group(0)[:1].isupper() and m.group(0).split()[-1][:1].isupper():
+            raise NotApplicable("a name follows the subject in the query ('when did it come out lionel richie')")
     return title
 
 

@@ -25,7 +25,7 @@ from refusalbench.perturb.base import (
     restated,
 )
 from refusalbench.perturb.distractors import with_value
-from refusalbench.perturb.text import contains_any, embed, end_sentence, split_sentences
+from refusalbench.perturb.text import contains_any, end_sentence, split_sentences
 
 CO = tx.CONTRADICTION
 MAX_WORDS = 60
@@ -39,9 +39,8 @@ FRINGE_SOURCE = (
     "An anonymous post on an online fan forum, however, claims that {s}.",
     "A single unsourced comment on a social media site insists that {s}.",
 )
-SELF_CLASH = "The same source, however, also states that {s}, and explicitly denies that it was {a}."
-SELF_CLASH_ALONE = "{S} The record is explicit that it was not {a}."
-FRINGE_DENIAL = "An anonymous post on an online fan forum, however, claims that it was not {a}."
+SELF_CLASH = "The same source, however, also states that {s}."
+SELF_CLASH_ALONE = "{S} The same record also gives {a}."
 AS_FACT = "{S}"
 ROUNDED = "Another source rounds the figure, stating that {s}."
 PERIPHERAL = "Another account, however, states that {s}."
@@ -63,41 +62,85 @@ def place(item: Item, anchor_sentence: str, statement: str, standalone: str) -> 
     return [rebuild(insert_after(sents, pos, statement))]
 
 
-# answer types a bare "it was not X" reads naturally for (who / where / when / how many questions)
-DENIABLE = (at.PERSON, at.ORGANISATION, at.PLACE, at.DATE, at.YEAR, at.NUMBER)
-
-
-def _denial(item: Item, template: str, alone: str, reason: str) -> Proposal:
-    """A statement that the answer is wrong, after the first sentence stating it (no distractor needed)."""
-    if item.atype not in DENIABLE:
-        raise NotApplicable("'it was not ...' has no clear referent for this kind of answer")
-    passage = item.passages[item.answer_passages()[0]]
-    sents = split_sentences(passage)
-    k = next((i for i, s in enumerate(sents) if contains_any(s, item.answers)), None)
-    if k is None:
-        raise NotApplicable("no single sentence states the answer")
-    if not complete(sents[k]):
-        raise NotApplicable("the answer sentence is cut off by the passage's edge")
-    statement = end_sentence(template.format(a=item.anchor_text))
-    standalone = end_sentence(alone.format(S=sents[k], a=item.anchor_text))
-    return Proposal(item.query, place(item, sents[k], statement, standalone), reason)
-
-
 _CONNECTIVE = re.compile(
     r"(?:however|but|and|also|thus|therefore|moreover|furthermore|instead|meanwhile|still|yet)\b", re.I
 )
 
 
-def _conflict(item: Item, value: str, templates, reason: str, alone: str = "") -> Proposal:
-    """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage."""
+PLAIN_WORDS = 25
+_YEAR_TOKEN = re.compile(r"(?<!\d)(?:1[0-9]\d\d|20\d\d)(?!\d)")
+_AWKWARD_PUNCTUATION = re.compile(r"[—–;()\[\]]")
+_PREPOSITION_OPENER = re.compile(
+    r"(?:to|in|on|at|by|as|after|before|during|from|since|until|with|when|while|following|according|upon|"
+    r"principal|originally|initially|later|today|currently|instead|despite|although|though|unlike)\b",
+    re.I,
+)
+
+
+_UNCERTAIN = re.compile(
+    r"\b(?:uncertain|unclear|unknown|suggested|possibly|possibility|possible|probably|likely|perhaps|claimed|"
+    r"believed|thought|reportedly|allegedly|might|disputed|estimated)\b",
+    re.I,
+)
+_PARTICIPLE_OPENER = re.compile(r"\s*[A-Z][a-z]{2,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)")  # "Released on ..."
+
+
+def plain_restatement(original: str, new: str, value: str) -> None:
+    """Raise NotApplicable unless the restated sentence is short and plain enough to carry a rival value
+    without contradicting itself: at most 25 words, no dash, semicolon or bracket, no year other than the
+    rival's (a copied "announced on July 22, 2017 ... premiere in 2013" reads as nonsense), and not opening
+    on a preposition or adverb ("says that To date ...")."""
+    if len(new.split()) > PLAIN_WORDS:
+        raise NotApplicable(f"the answer sentence is longer than {PLAIN_WORDS} words")
+    if _AWKWARD_PUNCTUATION.search(new):
+        raise NotApplicable("the answer sentence has a dash, semicolon or bracket")
+    if set(_YEAR_TOKEN.findall(new)) - set(_YEAR_TOKEN.findall(value)):
+        raise NotApplicable("the answer sentence names other years, which the rival value could contradict")
+    if not _YEAR_TOKEN.search(value) and re.search(r"\d", new.replace(value, "")):
+        raise NotApplicable("the answer sentence gives other figures, which the rival value could clash with")
+    before = new[: new.find(value)] if value in new else ""
+    if re.search(rf"(?:{_HEDGE.pattern})\s*$", before, re.I):
+        raise NotApplicable("the value is hedged in its sentence ('more than 80'); a rival would not contradict it")
+    if re.search(r"\b(?:which|who|whom|whose|that|and|but|or|as|while|although|though|where|when)\W*$", new):
+        raise NotApplicable("the restated clause is cut before its end ('... in Iceland which,')")
+    if _UNCERTAIN.search(new):
+        raise NotApplicable(
+            "the answer sentence is itself hedged ('uncertain', 'has been suggested'), not a plain fact"
+        )
+    if re.search(rf"\ball\s+{re.escape(value)}\b", new, re.I):
+        raise NotApplicable("the value follows 'all' ('all four volumes'), which a rival count turns into nonsense")
+    if _PREPOSITION_OPENER.match(original.strip()) or _PARTICIPLE_OPENER.match(original):
+        raise NotApplicable("the answer sentence opens on a preposition or adverb, not on its subject")
+
+
+def shifted_year(item: Item) -> str:
+    """The answer date or year with its year moved one to three years (same form, so the rival is surely a
+    date of the same kind and close enough to be credible)."""
+    anchor = item.anchor_text
+    years = _YEAR_TOKEN.findall(anchor)
+    if len(years) != 1:
+        raise NotApplicable("the answer does not hold exactly one year")
+    stated = {y for a in item.answers for y in _YEAR_TOKEN.findall(a)}
+    options = [str(int(years[0]) + d) for d in (-3, -2, -1, 1, 2, 3)]
+    options = [y for y in options if y not in stated and int(y) <= 2018]
+    if not options:
+        raise NotApplicable("no nearby year is free")
+    return _YEAR_TOKEN.sub(item.rng.choice(options), anchor, count=1)
+
+
+def _conflict(item: Item, value: str, templates, reason: str, alone: str = "", plain: bool = False) -> Proposal:
+    """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage.
+    `plain` (MEDIUM/HIGH) also requires a short, plain answer sentence (`plain_restatement`)."""
     if item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
         # an untyped phrase is replaced only by one of the same kind ("long bone" → "irregular bone")
         raise NotApplicable("the answer is an untyped phrase and the rival value is not of the same kind")
     original, new = restated(item, value, MAX_WORDS)
+    if plain:
+        plain_restatement(original, new, value)
     if _CONNECTIVE.match(original.strip()):
         raise NotApplicable("the answer sentence opens with a connective ('However, ...') that cannot follow 'that'")
     template = item.rng.choice(templates) if isinstance(templates, tuple) else templates
-    statement = end_sentence(template.format(s=embed(new, item.vocabulary), a=item.anchor_text))
+    statement = end_sentence(template.format(s=item.embedded(new), a=item.anchor_text))
     standalone = end_sentence(alone.format(S=end_sentence(new), a=item.anchor_text)) if alone else statement
     return Proposal(item.query, place(item, original, statement, standalone), reason.format(v=value))
 
@@ -111,21 +154,12 @@ def dual_dates(item: Item) -> Proposal:
     if item.atype not in (at.DATE, at.YEAR):
         raise NotApplicable("the answer is not a date")
     return _conflict(
-        item, item.distractor(), EQUAL_SOURCE, "Added an equally authoritative source dating the event to {v}.", AS_FACT
-    )
-
-
-@lever(CO, tx.MEDIUM, "Spatial Location Clash", NOISE)
-def location_clash(item: Item) -> Proposal:
-    item.need_anchor()
-    if item.atype != at.PLACE:
-        raise NotApplicable("the answer is not a place")
-    return _conflict(
         item,
-        item.distractor(),
+        other_figure(item),
         EQUAL_SOURCE,
-        "Added an equally authoritative source placing it in {v} instead.",
+        "Added an equally authoritative source dating the event to {v}.",
         AS_FACT,
+        plain=True,
     )
 
 
@@ -142,6 +176,7 @@ def equal_standing(item: Item) -> Proposal:
         EQUAL_SOURCE,
         "Added an equally authoritative source giving {v} for the same figure.",
         AS_FACT,
+        plain=True,
     )
 
 
@@ -160,13 +195,9 @@ def other_figure(item: Item) -> str:
         raise NotApplicable("the question has several different answers ('six', 'two'); one rival leaves another right")
     if any(_HEDGE.search(a) for a in item.aliases()):
         raise NotApplicable("the answer is hedged ('over 74'); a nearby rival value would not contradict it")
-    value = item.distractor()
     if item.atype in (at.DATE, at.YEAR):
-        years = r"(?<!\d)\d{4}(?!\d)"
-        stated = {d for a in item.answers for d in re.findall(years, a)}
-        if not re.search(years, value) or set(re.findall(years, value)) & stated:
-            raise NotApplicable("no rival date in another year")
-        return value
+        return shifted_year(item)
+    value = item.distractor()
     mine, rival = at.parse_number(item.anchor), at.parse_number(value)
     if mine is None or rival is None or _YEARLIKE.match(mine.text) or _YEARLIKE.match(rival.text):
         raise NotApplicable("the answer or the rival is not a plain count or measure")
@@ -189,6 +220,8 @@ def magnitude_clash(item: Item) -> Proposal:
     num = at.parse_number(item.anchor) if item.atype == at.NUMBER else None
     if num is None or num.value <= 0:
         raise NotApplicable("the answer is not a plain number")
+    if any(_HEDGE.search(a) for a in item.aliases()):
+        raise NotApplicable("the answer is hedged ('more than 200'); a tenfold rival would not contradict it")
     factor = 10.0 if num.value < 1000 or item.rng.random() < 0.5 else 0.1
     value = with_value(num, num.value * factor)
     if value == item.anchor or contains_any(value, item.answers):
@@ -196,9 +229,10 @@ def magnitude_clash(item: Item) -> Proposal:
     return _conflict(
         item,
         value,
-        EQUAL_SOURCE,
-        "Added an equally authoritative source giving {v}, a tenfold different figure.",
-        AS_FACT,
+        SELF_CLASH,
+        "The same source also gives {v}, a tenfold different figure, so the statements cannot both hold.",
+        SELF_CLASH_ALONE,
+        plain=True,
     )
 
 
@@ -213,8 +247,9 @@ def self_contradiction(item: Item) -> Proposal:
         item,
         other_figure(item),
         SELF_CLASH,
-        "The same source also asserts {v} and denies the original value, so the statements cannot both hold.",
+        "The same source also asserts {v}, so its statements cannot both hold.",
         SELF_CLASH_ALONE,
+        plain=True,
     )
 
 
@@ -223,20 +258,18 @@ def self_contradiction(item: Item) -> Proposal:
 
 @lever(CO, tx.LOW, "Fringe vs. Official Source", NOISE)
 def fringe_source(item: Item) -> Proposal:
+    """A plainly unreliable source restates the answer sentence with a nearby date, year or figure. Other
+    kinds of answer are declined: a person or place drawn from other questions is often of the wrong kind,
+    gender or era ("the neutron was discovered by Abbot Suger"), and a bare "it was not X" has no referent."""
     item.need_anchor()
-    value = item.maybe_distractor()
-    if value is None:
-        return _denial(
-            item,
-            FRINGE_DENIAL,
-            FRINGE_DENIAL,
-            "Added a clearly low-credibility source denying the answer; the authoritative statement stays.",
-        )
+    if item.atype not in (at.DATE, at.YEAR, at.NUMBER):
+        raise NotApplicable("only a date, year or figure has a rival value that is surely of the same kind")
     return _conflict(
         item,
-        value,
+        other_figure(item),
         FRINGE_SOURCE,
         "Added a clearly low-credibility source claiming {v}; the authoritative statement stays.",
+        plain=True,
     )
 
 
@@ -263,7 +296,8 @@ def minor_rounding(item: Item) -> Proposal:
     )
 
 
-_PERIPHERAL_YEAR = re.compile(r"(?<![\w,.])(1[5-9]\d\d|20[0-2]\d)(?![\w,])")
+# a year in running text, not one that opens a name ("the 2017 NCAA Division I season", "2017 NFL season")
+_PERIPHERAL_YEAR = re.compile(r"(?<![\w,.])(1[5-9]\d\d|20[0-2]\d)(?![\w,])(?!\s+[A-Z0-9])")
 
 
 @lever(CO, tx.LOW, "Peripheral Attribute Clash", NOISE)
@@ -287,7 +321,7 @@ def peripheral_clash(item: Item) -> Proposal:
     changed = sentence[: m.start()] + str(new_year) + sentence[m.end() :]
     if contains_any(changed, item.answers) or len(sentence.split()) > MAX_WORDS:
         raise NotApplicable("the peripheral sentence is unsuitable")
-    statement = end_sentence(PERIPHERAL.format(s=embed(changed, item.vocabulary)))
+    statement = end_sentence(PERIPHERAL.format(s=item.embedded(changed)))
     return Proposal(
         item.query,
         place(item, sentence, statement, end_sentence(changed)),

@@ -1,9 +1,15 @@
 """P-EpistemicMismatch levers: the query asks for an opinion, evaluation or prediction.
 
-All levers edit the query and embed the original question, so they apply to single-passage items
-only (the multi-passage target is the context). Recasting the passage's facts as opinion by template
-is not done: the question stays factual and the fact stays readable, so no mismatch results; the
-multi-passage cells are left to the LLM generators.
+MEDIUM and HIGH ask a new question about the passage's own subject, only where the passage opens by
+saying what kind of thing it is (a song, a film, a novel, a bridge: `perturb.subject`), so the
+judgement asked for makes sense for it: whether it is better than others of its kind or will still be
+known in fifty years (MEDIUM: a standard or a forecast the passage does not give), its most beautiful
+aspect or an alternate history without it (HIGH: no passage could ground them). LOW asks whether the
+subject is what the passage itself calls it ("a popular song") before the original question.
+Fixed frames around the original question ("In your view, ...", "Fifty years from now, what will the
+answer to this question be: ...") are not used: reviewers found the defect nominal or the wrapper
+contrived. All levers edit the query of a titled single passage; the multi-passage cells (whose target
+is the context) are left to the LLM generators.
 """
 
 from __future__ import annotations
@@ -12,7 +18,8 @@ import re
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
-from refusalbench.perturb.levers_ambiguity import pronoun_query, subject_span, title_core
+from refusalbench.perturb.levers_ambiguity import KIND_NOUNS, pronoun_query, subject_span, title_core
+from refusalbench.perturb.subject import BUILT, WORKS, Subject, quoted, work_subject
 from refusalbench.perturb.text import (
     as_question,
     contains,
@@ -23,59 +30,75 @@ from refusalbench.perturb.text import (
 )
 
 EP = tx.EPISTEMIC
+CREATED = {
+    "song": "been written",
+    "novel": "been written",
+    "poem": "been written",
+    "play": "been written",
+    "musical": "been written",
+    "album": "been recorded",
+    "painting": "been painted",
+}
 
-IN_YOUR_VIEW = ("In your view, {q}", "In your opinion, {q}", "As you see it, {q}")
 
-
-def _quoted(item: Item) -> str:
-    return f'"{as_question(question_body(item.query))}"'
-
-
-# -- query-side (single passage) ---------------------------------------------------------------
+def _subject(item: Item, kinds: frozenset[str]) -> Subject:
+    if item.multi or not item.title:
+        raise NotApplicable("the item has no titled single passage")
+    subject = work_subject(item.passages[0], item.title)
+    if subject is None or subject.kind not in kinds:
+        raise NotApplicable("the passage does not open by saying what kind of work or building its subject is")
+    if contains_any(subject.name, item.answers) or any(contains(a, subject.name) for a in item.answers):
+        raise NotApplicable("the subject's name is (part of) the answer")
+    return subject
 
 
 @lever(EP, tx.HIGH, "Most Beautiful Aspect", QUERY)
 def most_beautiful(item: Item) -> Proposal:
-    item.need_anchor()
-    query = f"What is the most beautiful aspect of the answer to this question: {_quoted(item)}"
-    return Proposal(query, list(item.passages), "Asked for a purely aesthetic superlative that no fact can ground.")
+    subject = _subject(item, WORKS | BUILT)
+    query = f"What is the most beautiful aspect of {quoted(subject)}?"
+    return Proposal(
+        query, list(item.passages), f"Asked for the most beautiful aspect of the {subject.kind}: taste, not fact."
+    )
 
 
 @lever(EP, tx.HIGH, "Historical Counterfactual Chain", QUERY)
 def counterfactual_chain(item: Item) -> Proposal:
-    item.need_anchor()
-    query = (
-        f"Had history taken a different turn a century earlier, what would the answer to this question be, "
-        f"and what would have followed from that: {_quoted(item)}"
-    )
+    subject = _subject(item, WORKS | BUILT)
+    verb = "been built" if subject.kind in BUILT else CREATED.get(subject.kind, "been made")
+    query = f"If {quoted(subject)} had never {verb}, how would {subject.field} have developed since then?"
     return Proposal(
-        query, list(item.passages), "Asked for a long alternate-history chain that the passage cannot ground."
+        query, list(item.passages), f"Asked for an alternate history without the {subject.kind}; nothing can ground it."
     )
 
 
 @lever(EP, tx.MEDIUM, "Forecast without Model", QUERY)
 def forecast(item: Item) -> Proposal:
-    item.need_anchor()
-    query = f"Fifty years from now, what will the answer to this question be: {_quoted(item)}"
+    subject = _subject(item, WORKS | BUILT)
+    query = f"Will {quoted(subject)} still be widely known fifty years from now?"
     return Proposal(
-        query, list(item.passages), "Asked for a forecast; the passage gives no basis for predicting the future."
+        query,
+        list(item.passages),
+        "Asked for a forecast of the subject's standing; the passage gives no basis for one.",
     )
 
 
-@lever(EP, tx.MEDIUM, "Normative 'Should' from Facts", QUERY)
-def normative_should(item: Item) -> Proposal:
-    item.need_anchor()
-    query = (
-        f"By the standards that ought to apply, should the answer to this question have been different: {_quoted(item)}"
-    )
+@lever(EP, tx.MEDIUM, "Quality Ranking without Benchmark", QUERY)
+def quality_ranking(item: Item) -> Proposal:
+    subject = _subject(item, WORKS)
+    when = f"of {subject.year}" if subject.year else "of its time"
+    kinds = subject.kind if subject.kind.endswith("s") else subject.kind + "s"  # "series", not "seriess"
+    query = f"Is {quoted(subject)} better than the other {kinds} {when}?"
     return Proposal(
-        query, list(item.passages), "Asked what ought to have been; the passage gives facts but no standard."
+        query,
+        list(item.passages),
+        f"Asked whether the {subject.kind} is better than others; the passage gives no standard to rank them by.",
     )
 
 
 _LABEL = re.compile(
     r"\b(?:is|was|became|remains|are|were) (?:a|an|the) (?:[\w-]+ ){0,2}?(?P<label>major|popular|famous|"
-    r"successful|acclaimed|influential|best-selling|landmark|classic|iconic|prominent|leading|notable)"
+    r"successful|acclaimed|influential|best-selling|landmark|classic|iconic|prominent|leading|notable|well-known|"
+    r"best-known|celebrated|renowned|award-winning|hit|important|significant|controversial|beloved|legendary)"
     r"(?P<rest>(?: [a-z][\w-]*){1,3})"
 )
 HEAD_NOUNS = frozenset(
@@ -85,23 +108,40 @@ painting city port river company brand ballad anthem""".split()
 )
 
 
-@lever(EP, tx.LOW, "Minor vs Major (Definitional)", QUERY)
-def labelled_major(item: Item) -> Proposal:
-    """Ask whether the subject is what the passage itself calls it ("a popular song"), then the question."""
-    item.need_anchor()
-    if item.multi or not item.title:
-        raise NotApplicable("the item has no titled single passage")
+_CHART_TOP = re.compile(
+    r"\b(?:topped|reached (?:number|No\.) (?:one|1)\b|"
+    r"(?:peaked|went|rose|climbed) (?:at|to) (?:number|No\.) (?:one|1)\b|"
+    r"a number[- ]one (?:hit|single|song|album)|hit number one)",
+    re.I,
+)
+
+
+def _label(item: Item) -> tuple[str, str]:
+    """(label, what the passage says that settles it): the passage's own word ("a popular song"), or "a hit"
+    for a song or album the passage says reached number one."""
     core = title_core(item.title)
     sents = [s for s in split_sentences(item.passages[0]) if contains(s, core)]
     m = next((m for s in sents[:2] for m in [_LABEL.search(s)] if m), None)
-    if m is None:
-        raise NotApplicable("the passage does not label its subject as major, popular, famous, ...")
-    words = m.group("rest").split()
-    ends = [k for k, w in enumerate(words[:2]) if w in HEAD_NOUNS]
-    if not ends:
-        raise NotApplicable("the label is not followed by a plain kind of thing (song, film, battle, ...)")
-    head = words[: ends[0] + 1]
-    label = f"{m.group('label')} {' '.join(head)}"
+    if m is not None:
+        words = m.group("rest").split()
+        ends = [k for k, w in enumerate(words[:2]) if w in HEAD_NOUNS]
+        if ends:
+            return f"{m.group('label')} {' '.join(words[: ends[0] + 1])}", "the passage itself says so"
+    subject = work_subject(item.passages[0], item.title)
+    hit = _CHART_TOP.search(item.passages[0])
+    if subject is not None and subject.kind in ("song", "album") and hit:
+        return f"hit {subject.kind}", f"the passage says it {hit.group(0)}"
+    raise NotApplicable("the passage neither labels its subject (major, popular, ...) nor says it reached number one")
+
+
+@lever(EP, tx.LOW, "Minor vs Major (Definitional)", QUERY)
+def labelled_major(item: Item) -> Proposal:
+    """Ask whether the subject is what the passage's facts make it ("a popular song", "a hit song"), then the
+    original question, which the passage still answers."""
+    item.need_anchor()
+    if item.multi or not item.title:
+        raise NotApplicable("the item has no titled single passage")
+    label, why = _label(item)
     if contains_any(label, item.answers):
         raise NotApplicable("the label states the answer")
     rest = pronoun_query(item.query, item.title, "it")
@@ -109,19 +149,14 @@ def labelled_major(item: Item) -> Proposal:
     if rest is None or span is None:
         raise NotApplicable("the query does not name the passage's subject where a pronoun could stand")
     name = item.query[span[0] : span[1]].removesuffix("'s")
+    name = re.sub(rf"^(?:the\s+)?(?:{'|'.join(KIND_NOUNS)})\s+", "", name, flags=re.I)  # not "the song X a hit song"
+    subject = work_subject(item.passages[0], item.title)
+    if subject is not None:
+        name = f'"{subject.name}"'  # the title as the passage writes it, not the query's lower case
     article = "an" if label[:1] in "aeiou" else "a"
     query = as_question(f"Was {name} {article} {label}, and {lower_first(question_body(rest))}")
     return Proposal(
         query,
         list(item.passages),
-        f"Asked whether the subject is {article} {label}, which the passage itself says, before the question.",
-    )
-
-
-@lever(EP, tx.LOW, "Opinion Frame on a Settled Fact", QUERY)
-def opinion_frame(item: Item) -> Proposal:
-    item.need_anchor()
-    query = as_question(item.rng.choice(IN_YOUR_VIEW).format(q=lower_first(question_body(item.query))))
-    return Proposal(
-        query, list(item.passages), "Asked for the reader's view of a fact that the passage settles outright."
+        f"Asked whether the subject is {article} {label} ({why}) before the original question.",
     )

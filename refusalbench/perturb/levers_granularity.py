@@ -13,24 +13,16 @@ import re
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import (
-    _SENTENCE_START,
-    _WORD_BEFORE,
-    ARTICLES,
     CONTEXT,
-    PREPOSITIONS,
     QUERY,
     Item,
     NotApplicable,
     Proposal,
-    in_compound,
-    insert_after,
     lever,
-    rebuild,
-    sentences_with,
 )
-from refusalbench.perturb.coarsen import _POSSESSIVES, coarsen_passage, decade, name_slot_ok, region_of, role
+from refusalbench.perturb.coarsen import coarsen_passage
 from refusalbench.perturb.levers_missing import name_tokens
-from refusalbench.perturb.text import answer_pattern, as_question, capitalise, contains, question_body, split_sentences
+from refusalbench.perturb.text import answer_pattern, as_question, contains, question_body
 
 GR = tx.GRANULARITY
 _WHEN = re.compile(r"^when\b", re.I)
@@ -62,6 +54,12 @@ def _keeps_other_figures(item: Item, old: str, new: str) -> bool:
 
 def _coarsen(item: Item, level: int, what: str) -> Proposal:
     item.need_anchor()
+    if sharpened(item) is None:
+        # "what year did ... first air" against a century, "... release date" (no question), a year-like
+        # "around 2011" read as a count: only a 'when' or 'how many' question is asked for the exact value
+        raise NotApplicable("the query does not ask 'when' for a date or year or 'how many' for a figure")
+    if item.atype == at.NUMBER and _WHEN.match(question_body(item.query)):
+        raise NotApplicable("a 'when' question with a numeric answer is a year, not a count")
     if item.atype == at.NUMBER:
         stated = {a for a in item.answers if re.search(r"\d", a) and any(contains(p, a) for p in item.passages)}
         if len({tuple(_FIGURE.findall(a)) for a in stated}) > 1:
@@ -94,10 +92,37 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
     return Proposal(query, passages, what)
 
 
+def _has_day(item: Item) -> bool:
+    d = at.parse_date(item.need_anchor()) if item.atype == at.DATE else None
+    return d is not None and d.day is not None and d.year is not None
+
+
 @lever(GR, tx.MEDIUM, "Answer Stated One Level Coarser", CONTEXT)
 def one_level_coarser(item: Item) -> Proposal:
+    """Several levels between query and passage: an exact date stated as its decade, a year as its century,
+    a figure of 100 or more as a range of its leading digit ("between 200 and 300").
+
+    Declined: a year as its decade or a two-digit figure as a range of ten (reviewers: one level, too weak
+    for MEDIUM); a person as their role ("a politician") or a place as its region ("Kentucky"): the first
+    deletes the answer (MissingInfo), the second still answers "where"."""
+    item.need_anchor()
+    if item.atype == at.DATE:
+        if not _has_day(item):
+            raise NotApplicable("the date has no day; its decade is too few levels away")
+        _temporal_slot_ok(item)
+        level = 2
+    elif item.atype == at.YEAR:
+        _temporal_slot_ok(item)
+        level = 2
+    elif item.atype == at.NUMBER:
+        num = at.parse_number(item.anchor)
+        if num is None or num.magnitude < 100:
+            raise NotApplicable("a figure under 100 as a range of ten is one level coarser, too weak for MEDIUM")
+        level = 1
+    else:
+        raise NotApplicable("only a date, a year or a figure has a coarser statement that keeps the fact's kind")
     return _coarsen(
-        item, 1, "Stated the answer only at a coarser level (year, decade, range, role or region) than the query asks."
+        item, level, "Stated the answer only several levels coarser (decade, century or range) than the query asks."
     )
 
 
@@ -109,15 +134,13 @@ _YEAR_LIST_AFTER = re.compile(r"^,?\s*(?:and\s+|or\s+|to\s+|[-–]\s*)?\d{4}\b")
 _LEADING_PREPOSITION = re.compile(r"^(?:by|on|at|since|from|until|before|after|around|circa|c\.)\s", re.I)
 
 
-@lever(GR, tx.HIGH, "Answer Stated at a Far Coarser Scale", CONTEXT)
-def far_coarser(item: Item) -> Proposal:
-    """A date or year restated as its century (three or two levels up). Declined where an answer opens a
-    sentence or carries its own preposition ("By 1912," would become "The 20th century,"), and for other
-    kinds: "a number of" for a count deletes the fact, "somewhere on Earth" breaks the sentence, and
-    "dozens of" for 23 is no change of scale."""
-    item.need_anchor()
-    if item.atype not in (at.DATE, at.YEAR):
-        raise NotApplicable("only a date or year has a coarsening two levels up that keeps the fact")
+def _temporal_slot_ok(item: Item) -> None:
+    """Raise NotApplicable where a decade or century cannot take the answer's place: the answer opens its
+    sentence or carries its own preposition ("By 1912," would become "The 20th century,"), or the year is
+    part of a date or a list of years."""
+    years = [int(y) for y in re.findall(r"(?<!\d)\d{4}(?!\d)", item.need_anchor())]
+    if any(y % 100 == 0 for y in years):
+        raise NotApplicable("a year ending in 00 sits on a century boundary that readers count both ways")
     for i in item.signal:
         for a in item.answers:
             pat = answer_pattern(a)
@@ -125,13 +148,25 @@ def far_coarser(item: Item) -> Proposal:
                 before = item.passages[i][: m.start()].rstrip()
                 if _LEADING_PREPOSITION.match(a) or not before or before.endswith((".", "!", "?", '"', ":")):
                     raise NotApplicable("an answer opens its sentence or carries a preposition the century cannot take")
-                if _DATE_BEFORE.search(before) or _YEAR_LIST_AFTER.match(item.passages[i][m.end() :]):
+                if item.atype == at.YEAR and (
+                    _DATE_BEFORE.search(before) or _YEAR_LIST_AFTER.match(item.passages[i][m.end() :])
+                ):
                     raise NotApplicable(
                         "the year is part of a date or a list of years ('1 September 1939', '1948, 1949')"
                     )
-    level = 3 if item.atype == at.DATE else 2
+
+
+@lever(GR, tx.HIGH, "Answer Stated at a Far Coarser Scale", CONTEXT)
+def far_coarser(item: Item) -> Proposal:
+    """An exact date (with its day) restated as its century, while the query asks for the exact date: three
+    levels. Declined for years (year against century read as an ordinary MEDIUM gap), for counts ("a number
+    of" is a deletion), places ("somewhere on Earth" breaks the sentence) and people."""
+    item.need_anchor()
+    if item.atype != at.DATE or not _has_day(item):
+        raise NotApplicable("only an exact date has a coarsening three levels up (its century) that keeps the fact")
+    _temporal_slot_ok(item)
     return _coarsen(
-        item, level, "Stated the answer only as its century, far coarser than the exact year or date asked for."
+        item, 3, "Stated the answer only as its century, far coarser than the exact date the query asks for."
     )
 
 
@@ -162,102 +197,28 @@ def global_average(item: Item) -> Proposal:
     )
 
 
-@lever(GR, tx.LOW, "Exact Degree Value", QUERY)
-def exact_degree(item: Item) -> Proposal:
-    item.need_anchor()
-    query = sharpened(item)
-    if query is None:
-        raise NotApplicable("the query does not ask 'when' or 'how many' for a date, year or number answer")
-    return Proposal(query, list(item.passages), "Asked for the value at exactly the precision the passage states.")
-
-
-_ROUGH = re.compile(r"^(?:where|when|how\s+(?:many|much|long|old|tall|far|big|high|deep|wide))\b", re.I)
+_HOW_MANY = re.compile(r"^how\s+(?:many|much)\b", re.I)
 
 
 @lever(GR, tx.LOW, "Rougher Question, Exact Passage", QUERY)
 def rougher_question(item: Item) -> Proposal:
+    """The query asks one level coarser than the passage states: the year of an exact date ("In what year
+    did ...?" where the passage gives the day), or roughly how many where it gives an exact figure of 20 or
+    more. No fixed prefix on other questions ("Broadly speaking, who ...?": reviewers found no real gap)."""
     item.need_anchor()
     body = question_body(item.query)
-    if _ROUGH.match(body):
+    if item.atype == at.DATE and _WHEN.match(body) and _has_day(item):
+        years = {d.year for a in item.answers if (d := at.parse_date(a)) is not None}
+        if len(years) != 1:
+            raise NotApplicable("the answers give dates in different years")
+        query = as_question(_WHEN.sub("in what year", body, count=1))
+        what = "Asked for the year only; the passage states the exact date, one easy step finer."
+    elif item.atype == at.NUMBER and _HOW_MANY.match(body):
+        num = at.parse_number(item.anchor)
+        if num is None or num.magnitude < 20:
+            raise NotApplicable("a small count has no rougher version")
         query = as_question("roughly " + body[:1].lower() + body[1:])
+        what = "Asked roughly how many; the passage states the exact figure."
     else:
-        query = as_question("broadly speaking, " + body[:1].lower() + body[1:])
-    return Proposal(
-        query, list(item.passages), "Asked at a rougher level than the passage states; its exact value answers it."
-    )
-
-
-def _one_step(item: Item) -> tuple[str, str]:
-    """(indefinite coarse phrase, definite 'that ...') for the LOW bridge."""
-    anchor = item.need_anchor()
-    if item.atype == at.DATE:
-        d = at.parse_date(anchor)
-        if d is None or d.year is None:
-            raise NotApplicable("the date has no year")
-        if d.day is None:
-            return f"a month in {d.year}", "That month was"
-        return f"a date in {d.year}", "That date was"
-    if item.atype == at.YEAR and not anchor.lower().startswith("in "):
-        return f"a year in {decade(at.parse_year(anchor))}", "That year was"
-    if item.atype == at.PERSON:
-        member, definite, _ = role(item.query)
-        return member, definite.capitalize() + " was"
-    if item.atype == at.ORGANISATION:
-        return "an organisation", "That organisation was"
-    if item.atype == at.PLACE:
-        return "a place in {region}", "That place was"  # the region comes from the passage ("Tulsa, Oklahoma")
-    raise NotApplicable(f"no one-step coarser wording for a {item.atype} answer")
-
-
-@lever(GR, tx.LOW, "Coarse Statement, Exact Value One Step Away", CONTEXT)
-def one_step_away(item: Item) -> Proposal:
-    coarse, definite = _one_step(item)
-    anchor = item.need_anchor()
-
-    def edit(passage: str) -> str:
-        sents = split_sentences(passage)
-        hits = sentences_with(sents, [anchor])
-        if not hits:
-            return passage
-        k = hits[0]
-        wider = [a for a in sorted(item.aliases(), key=len, reverse=True) if contains(sents[k], a)]
-        pat = answer_pattern(wider[0] if wider else anchor)
-        phrase = coarse
-        if item.atype == at.PLACE:
-            found = region_of(item, sents[k])
-            if not found or found[0] == found[1]:
-                raise NotApplicable("the passage names no larger region for the place")
-            pat, phrase = answer_pattern(found[0]), coarse.format(region=found[1])
-        m = pat.search(sents[k])
-        before, after = sents[k][: m.start()], sents[k][m.end() :]
-        if in_compound(sents[k], m.start(), m.end()) or (
-            pat.match(sents[k]) and item.atype not in (at.PERSON, at.ORGANISATION)
-        ):
-            raise NotApplicable("the answer opens the sentence or is part of a compound")
-        w = _WORD_BEFORE.search(before)
-        prev = w.group(1).lower() if w else ""
-        if prev in ARTICLES | _POSSESSIVES or re.search(r"'s\s+$", before):
-            raise NotApplicable('the answer is a modifier ("a 1967 film"), not a phrase of its own')
-        if (
-            item.atype in (at.DATE, at.YEAR)
-            and w
-            and w.group(1)[:1].isupper()
-            and prev not in PREPOSITIONS
-            and not _SENTENCE_START.search(before[: w.start(1)])
-        ):
-            raise NotApplicable('the year is part of a name ("Housing Act 1980")')
-        if item.atype == at.DATE and prev == "in" and coarse.startswith("a date"):
-            before = re.sub(
-                r"\b([Ii])n(\s+)$", lambda x: ("O" if x.group(1) == "I" else "o") + "n" + x.group(2), before
-            )  # on a date
-        if item.atype == at.ORGANISATION and re.match(r"\s+(?:have|are|were)\b", after):
-            raise NotApplicable("the name takes a plural verb, which 'an organisation' does not")
-        if item.atype in (at.PERSON, at.ORGANISATION) and not name_slot_ok(before, after):
-            raise NotApplicable("the name stands where no description fits (after a noun, before an aside)")
-        sents[k] = before + (capitalise(phrase) if not before.strip() else phrase) + after
-        return rebuild(insert_after(sents, k, f"{definite} {anchor.rstrip('.')}."))
-
-    passages = item.edit_signal(edit)
-    return Proposal(
-        item.query, passages, f"Stated the fact as '{coarse}' and gave the exact value in the next sentence."
-    )
+        raise NotApplicable("the query does not ask 'when' for an exact date or 'how many' for a figure")
+    return Proposal(query, list(item.passages), what)

@@ -119,12 +119,23 @@ def answer_clause_excised(item: Item) -> Proposal:
     )
 
 
+# a name: capitalised words, optionally joined by short lower-case particles ("Isle of Man", "Leonardo da Vinci")
+_BARE_NAME = re.compile(
+    r"(?:The\s+)?[A-Z0-9][\w.'’&-]*"
+    r"(?:,?\s+(?:(?:of|the|de|da|del|di|du|van|von|la|le|and|y|bin|al)\s+)*[A-Z0-9][\w.'’&-]*)*"
+)
+
+
 @lever(MI, tx.MEDIUM, "Placeholder Entity Substitution", CONTEXT)
 def placeholder_entity(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype not in STAND_IN:
         raise NotApplicable(f"the answer is a {item.atype}, not a named entity")
     stand_in = STAND_IN[item.atype]
+    stated = [a for a in item.answers if any(contains(p, a) for p in item.passages)]
+    if any(not _BARE_NAME.fullmatch(a) for a in stated):
+        # "hosted by Brazil" → "a certain place" would swallow the verb; "The Senate's" a possessive
+        raise NotApplicable("a stated answer is a phrase around a name, not the bare name a stand-in can replace")
     tokens = name_tokens(item) if item.atype == at.PERSON else []
     passages = item.edit_signal(lambda p: _mask(p, item.answers, stand_in, tokens))
     return _proposal(
@@ -181,9 +192,11 @@ def answer_and_subject(item: Item) -> Proposal:
 
     def edit(passage: str) -> str:
         new = _drop(passage, about_subject)
-        sents = split_sentences(new)
-        if new != passage and sents and _DANGLING.match(sents[0]):
-            raise NotApplicable("the first sentence left refers back to a deleted one ('The club is also ...')")
+        sents = split_sentences(passage)
+        gone = [about_subject(x) for x in sents]
+        after_gap = [x for k, x in enumerate(sents) if not gone[k] and (k == 0 or gone[k - 1])]
+        if new != passage and any(_DANGLING.match(x) for x in after_gap):
+            raise NotApplicable("a sentence left refers back to a deleted one ('The club is also ...', 'these eleven')")
         return new
 
     passages = item.edit_signal(edit)
@@ -194,7 +207,9 @@ def answer_and_subject(item: Item) -> Proposal:
 
 # a sentence that needs an antecedent: a pronoun, or "The club is also ..." / "It also ..."
 _DANGLING = re.compile(
-    r"^(?:(?:He|She|It|They|His|Her|Its|Their|This|These|Those|Also|However|But|And)\b"
+    r"^(?:(?:He|She|It|They|His|Her|Its|Their|This|These|Those|Also|However|But|And|Both|Each|Such|Another|"
+    r"Other|Meanwhile|Then|Thus|Therefore|Furthermore|Moreover|Similarly|Later|Subsequently|Instead)\b"
+    r"|(?:\S+\s+){0,3}(?:these|those|them|the latter|the former|the same)\b"
     r"|(?:The|This|These)\s+\w+(?:\s+\w+)?\s+(?:is|was|are|were|has|had|have)\s+also\b"
     r"|\S+(?:\s+\S+){0,3}\s+also\b)"
 )

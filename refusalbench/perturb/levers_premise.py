@@ -1,7 +1,8 @@
 """P-FalsePremise levers: only the query changes; the passage is the evidence and stays byte-identical.
 
 MEDIUM presupposes a version of the answer fact that the passage contradicts, HIGH makes the
-question a category error, LOW ties a question about a settled fact to a year the passage never mentions.
+question a category error, LOW names the passage's work with a wrong year
+(a peripheral detail the asked fact does not depend on).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ import re
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever, restated
-from refusalbench.perturb.levers_contradiction import other_figure
-from refusalbench.perturb.text import as_question, contains, contains_any, embed, lower_first, question_body, tidy
+from refusalbench.perturb.levers_ambiguity import pronoun_query, subject_span, title_core
+from refusalbench.perturb.levers_contradiction import other_figure, plain_restatement
+from refusalbench.perturb.subject import BUILT, work_subject
+from refusalbench.perturb.text import as_question, contains, contains_any, lower_first, question_body, tidy
 
 FP = tx.FALSE_PREMISE
 MAX_WORDS = 30
@@ -26,6 +29,9 @@ _WEAK_OPENING = re.compile(
 _PARTICIPLE = re.compile(
     r"\s*[A-Z][a-z]{3,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)"
 )  # "Published in 1937, it ..."
+_QUESTION = re.compile(
+    r"(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|do|does|did|can|could|will|has|have|had)\b", re.I
+)
 _WHO = re.compile(r"^(?P<wh>who|who's|whom)\s+(?P<rest>.+)$", re.I)
 
 
@@ -41,13 +47,16 @@ def factive_contradiction(item: Item) -> Proposal:
         raise NotApplicable("only a date, year or figure is swapped for one surely of the same kind")
     value = other_figure(item)
     original, new = restated(item, value, MAX_WORDS)
+    plain_restatement(original, new, value)
     if not re.match(r"[A-Z]", original.strip()) or _WEAK_OPENING.match(original.strip()) or _PARTICIPLE.match(original):
         raise NotApplicable("the answer sentence does not open on its subject")
     new = tidy(_PARENTHETICAL.sub("", new))
     if not contains(new, value) or contains_any(new, item.answers):
         raise NotApplicable("the restated sentence does not carry the rival value alone")
+    if not _QUESTION.match(question_body(item.query)):
+        raise NotApplicable("the query is not a question ('... release date'), so no clause can lead into it")
     frame = item.rng.choice(FACTIVE)
-    query = as_question(frame.format(s=embed(new, item.vocabulary), q=lower_first(question_body(item.query))))
+    query = as_question(frame.format(s=item.embedded(new), q=lower_first(question_body(item.query))))
     return Proposal(
         query,
         list(item.passages),
@@ -67,35 +76,44 @@ def inanimate_agent(item: Item) -> Proposal:
     )
 
 
-_STABLE = re.compile(
-    r"^(?:who|what|where|which)\b.*\b(?:wrote|write|writes|sang|sing|sings|composed|founded|invented|"
-    r"discovered|designed|built|directed|painted|created|developed|produced|recorded|performed|"
-    r"originally|first|born|buried|located|situated|based|headquartered|made of|named after)\b",
-    re.I,
-)
 _YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20[0-2]\d)(?!\d)")
 LATEST_YEAR = 2017  # the NQ passages were written by then; a later year would be in the future for some
+_WHEN = re.compile(r"^(?:when|what year|which year|in what year|in which year|how long|how old)\b", re.I)
 
 
-@lever(FP, tx.LOW, "Over-specific Year", QUERY)
-def over_specific_year(item: Item) -> Proposal:
-    """A time frame the passage never mentions, on a question whose answer does not change with time."""
+@lever(FP, tx.LOW, "Mis-dated Discovery", QUERY)
+def misdated_work(item: Item) -> Proposal:
+    """Name the passage's work with a wrong year ("who sang the 1981 song holiday road", where the passage
+    says it is a 1983 song); the fact asked for does not depend on the year. Only where the passage's
+    opening sentence dates the work itself ("is a 1983 song by ...") and the query names it."""
     item.need_anchor()
+    if item.multi or not item.title:
+        raise NotApplicable("the item has no titled single passage")
+    subject = work_subject(item.passages[0], item.title)
+    if subject is None or subject.year is None or subject.kind in BUILT:
+        raise NotApplicable("the passage does not open by dating its work ('is a 1983 song')")
     body = question_body(item.query)
-    if item.atype in (at.DATE, at.YEAR, at.NUMBER) or _YEAR.search(body) or not _STABLE.match(body):
-        raise NotApplicable("the question is not about a stable fact, or already names a year")
-    if re.search(r"\b(?:current|now|today|latest|next|last|recent)\b", body, re.I):
-        raise NotApplicable("the question is about a state that changes over time")
-    years = [int(y) for p in item.passages for y in _YEAR.findall(p)]
-    if not years or max(years) >= LATEST_YEAR:
-        raise NotApplicable("the passage gives no year after which the fact is surely settled")
-    options = [y for y in range(max(years) + 2, LATEST_YEAR + 1) if not any(str(y) in p for p in item.passages)]
+    if item.atype in (at.DATE, at.YEAR) or _WHEN.match(body) or _YEAR.search(body):
+        raise NotApplicable("the question asks about time or already names a year")
+    span = subject_span(body, item.title)
+    if span is None or pronoun_query(item.query, item.title, "it") is None:
+        raise NotApplicable("the query does not name the passage's work")
+    start, end, possessive = span
+    core = re.search(r"\s+".join(re.escape(w) for w in title_core(item.title).split()), body[start:end], re.I)
+    if possessive or core is None:
+        raise NotApplicable("the work is named in a possessive")
+    stated = {int(y) for p in item.passages for y in _YEAR.findall(p)}
+    options = [
+        y for d in (-3, -2, 2, 3) if (y := subject.year + d) <= LATEST_YEAR and all(abs(y - x) > 1 for x in stated)
+    ]
     if not options:
-        raise NotApplicable("no later year is free")
+        raise NotApplicable("no nearby year is free of the passage's years")
     year = item.rng.choice(options)
-    query = as_question(f"As of {year}, {lower_first(body)}")
+    named = f'"{subject.name}"'  # the title as the passage writes it, not the query's lower case
+    query = as_question(f"{body[:start]}the {year} {subject.kind} {named}{body[end:]}")
     return Proposal(
         query,
         list(item.passages),
-        f"Tied the query to {year}, a time frame the passage never mentions; the asked fact does not depend on it.",
+        f"Called the {subject.kind} a {year} {subject.kind}; the passage dates it {subject.year}, and the asked fact "
+        "does not depend on the year.",
     )

@@ -120,13 +120,16 @@ def capitalise(text: str) -> str:
     return text
 
 
-def embed(sentence: str, vocabulary: frozenset[str] | set[str] = frozenset()) -> str:
+def embed(sentence: str, vocabulary: frozenset[str] | set[str] = frozenset(), names: Sequence[str] = ()) -> str:
     """A sentence ready to follow 'that': final punctuation removed, a common first word lower-cased.
 
     The first word is lowered when it is a common sentence opener, an -ing/-ed/-ly form, or a word
-    that `vocabulary` (words seen in lower case in the source passage) knows; names stay as written.
+    that `vocabulary` (words seen in lower case in the source passage) knows; names stay as written,
+    and so does a sentence that opens with one of `names` ("It Happened at the World's Fair is ...").
     """
     s = sentence.strip().rstrip(".!?;:").rstrip()
+    if any(n and s.lstrip("\"'“‘").startswith(n) for n in names):
+        return s
     first, _, after = s.partition(" ")
     word = first.strip(",;:")
     if word in ("A", "An") and after[:1].islower():  # "A total of 49 ..." → "a total of 49 ..."

@@ -109,6 +109,10 @@ def test_frames_only_on_questions_they_suit():
         tx.EPISTEMIC, tx.MEDIUM, query='Fifty years from now, what will the answer be: "Who designed the bridge?"'
     )
     assert "frame_unsuitable" in names(forecast)
+    about_subject = cand(
+        tx.EPISTEMIC, tx.MEDIUM, query='Will the bridge "Harbour Bridge" still be widely known fifty years from now?'
+    )
+    assert names(about_subject) == []
     current = cand(
         tx.EPISTEMIC,
         tx.MEDIUM,

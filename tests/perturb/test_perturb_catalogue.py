@@ -24,11 +24,13 @@ def test_our_files_load_beside_the_base_catalogue(catalogue):
 
 # cells no rule makes valid items for (README, "Programmatic generator"): a pronoun beside an added
 # unrelated passage is no genuine ambiguity, and the epistemic levers edit the query, which the
-# multi-passage epistemic target (the context) excludes
+# multi-passage epistemic target (the context) excludes; Granularity LOW's only lever asks a coarser
+# query, which the multi-passage granularity target (the context) excludes
 DECLINED = (
     {(tx.AMBIGUITY, tx.MEDIUM, multi) for multi in (False, True)}
     | {(tx.AMBIGUITY, tx.HIGH, multi) for multi in (False, True)}
     | {(tx.EPISTEMIC, i, True) for i in tx.INTENSITIES}
+    | {(tx.GRANULARITY, tx.LOW, True)}
 )
 
 
@@ -42,7 +44,9 @@ def test_every_cell_but_the_declined_ones_has_implemented_catalogue_levers(cls, 
 
 # Granularity MEDIUM keeps only our own "Answer Stated One Level Coarser" (the base "Long-range Trend
 # Extrapolation" asked for a trend of fixed historical facts)
-OWN_LEVERS_ONLY = {(tx.GRANULARITY, tx.MEDIUM)}
+# and Granularity LOW only our "Rougher Question, Exact Passage" (the year of an exact date: a real one-level
+# gap; the base "Exact Degree Value" asked at the stated precision, which is no gap at all)
+OWN_LEVERS_ONLY = {(tx.GRANULARITY, tx.MEDIUM), (tx.GRANULARITY, tx.LOW)}
 
 
 @pytest.mark.parametrize("cls, intensity", tx.cells())

@@ -13,7 +13,15 @@ import pytest
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
 from refusalbench.perturb import answer_types as at
-from refusalbench.perturb.text import ends_sentence, is_abbreviation, normalise_space, split_sentences, starts_sentence
+from refusalbench.perturb.text import (
+    embed,
+    end_sentence,
+    ends_sentence,
+    is_abbreviation,
+    normalise_space,
+    split_sentences,
+    starts_sentence,
+)
 
 _DOUBLE = re.compile(r"\b(\w+)\s+\1\b", re.I)
 _A_AN = re.compile(r"\b(?:a|an)\s+(?:a|an)\b", re.I)
@@ -132,29 +140,10 @@ FILMING = {
 }
 
 
-def test_no_doubled_preposition_when_the_distractor_carries_one():
-    out = generate_programmatic(
-        FILMING, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(FILMING, SOUTH_AMERICA), lever="Spatial Location Clash"
-    )
-    ctx = out["perturbed_context"]
-    assert "in in" not in ctx and "began in June 2017 in South America" in ctx
-
-
-def test_the_replaced_alias_keeps_its_preposition():
-    row = {
-        "source_id": "p",
-        "query": "where did the potter's wheel first develop",
-        "answers": ["in the Near East", "the Near East"],
-        "context": "Tournettes, in use around 4500 BC in the Near East, were turned slowly by hand. They were heavy.",
-    }
-    other = {
-        "source_id": "t",
-        "query": "where did the pottery first develop",
-        "answers": ["Toledo"],
-        "context": "Fine pottery was made in Toledo.",
-    }
-    out = generate_programmatic(row, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(row, other), lever="Spatial Location Clash")
-    assert "around 4500 BC in Toledo, were" in out["perturbed_context"]
+def test_no_rival_place_is_drawn():
+    # a drawn place is often of another kind or scale ("filmed in Germany" beside "Seattle, Washington")
+    with pytest.raises(NotApplicable):
+        generate_programmatic(FILMING, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(FILMING, SOUTH_AMERICA))
 
 
 BANQUO = {
@@ -170,7 +159,7 @@ BANQUO = {
 @pytest.mark.parametrize("intensity", [tx.LOW, tx.MEDIUM, tx.HIGH])
 def test_no_person_coarsening_before_an_appositive(intensity):
     lever = {
-        tx.LOW: "Coarse Statement, Exact Value One Step Away",
+        tx.LOW: "Rougher Question, Exact Passage",
         tx.MEDIUM: "Answer Stated One Level Coarser",
         tx.HIGH: "Answer Stated at a Far Coarser Scale",
     }[intensity]
@@ -188,14 +177,14 @@ LONELY = {
 
 @pytest.mark.parametrize(
     "lever, intensity",
-    [("Coarse Statement, Exact Value One Step Away", tx.LOW), ("Answer Stated One Level Coarser", tx.MEDIUM)],
+    [("Rougher Question, Exact Passage", tx.LOW), ("Answer Stated One Level Coarser", tx.MEDIUM)],
 )
 def test_no_person_coarsening_after_a_noun(lever, intensity):
     with pytest.raises(NotApplicable):
         generate_programmatic(LONELY, tx.GRANULARITY, intensity, 0, _pool(LONELY), lever=lever)
 
 
-def test_person_coarsening_reads_as_a_noun_phrase():
+def test_no_person_is_coarsened_to_a_role():
     row = {
         "source_id": "s",
         "query": "who wrote dracula",
@@ -205,12 +194,8 @@ def test_person_coarsening_reads_as_a_noun_phrase():
     pool = _pool(row)
     with pytest.raises(NotApplicable):  # "someone in the world of letters" is a deletion, not a far coarser scale
         generate_programmatic(row, tx.GRANULARITY, tx.HIGH, 0, pool, lever="Answer Stated at a Far Coarser Scale")
-    med = generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, pool, lever="Answer Stated One Level Coarser")
-    assert med["perturbed_context"] == "A writer wrote Dracula in 1897. The novel made that writer famous."
-    low = generate_programmatic(
-        row, tx.GRANULARITY, tx.LOW, 0, pool, lever="Coarse Statement, Exact Value One Step Away"
-    )
-    assert low["perturbed_context"].startswith("A writer wrote Dracula in 1897. That writer was Bram Stoker.")
+    with pytest.raises(NotApplicable):  # "A writer wrote Dracula" deletes the answer: MissingInfo, not granularity
+        generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, pool, lever="Answer Stated One Level Coarser")
 
 
 def test_no_coarsening_without_a_role_or_for_a_list_of_people():
@@ -241,11 +226,9 @@ def test_year_used_as_a_modifier():
     }
     pool = _pool(row)
     med = generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, pool, lever="Answer Stated One Level Coarser")
-    assert med["perturbed_context"].startswith("Cool Hand Luke is a 1960s American prison drama film.")
-    high = generate_programmatic(row, tx.GRANULARITY, tx.HIGH, 0, pool, lever="Answer Stated at a Far Coarser Scale")
-    assert high["perturbed_context"].startswith("Cool Hand Luke is a 20th-century American prison drama film.")
-    with pytest.raises(NotApplicable):  # "a a year in the 1960s American ..."
-        generate_programmatic(row, tx.GRANULARITY, tx.LOW, 0, pool, lever="Coarse Statement, Exact Value One Step Away")
+    assert med["perturbed_context"].startswith("Cool Hand Luke is a 20th-century American prison drama film.")
+    with pytest.raises(NotApplicable):  # a year against its century reads as an ordinary (MEDIUM) gap
+        generate_programmatic(row, tx.GRANULARITY, tx.HIGH, 0, pool, lever="Answer Stated at a Far Coarser Scale")
     cup = {
         "source_id": "s",
         "query": "when did scotland last qualify for world cup",
@@ -325,7 +308,7 @@ def test_no_substitution_inside_a_compound_or_for_a_common_noun():
         assert "Nucleotides–acid" not in out["perturbed_context"]
 
 
-def test_a_an_agrees_with_the_inserted_value():
+def test_no_rival_phrase_is_drawn_even_from_a_fringe_source():
     row = {
         "source_id": "u",
         "query": "what kind of bone is the fibula",
@@ -338,8 +321,8 @@ def test_a_an_agrees_with_the_inserted_value():
         "answers": ["irregular bone"],
         "context": "The skull contains an irregular bone.",
     }
-    out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, _pool(row, other), lever="Fringe vs. Official Source")
-    assert "is an irregular bone located" in out["perturbed_context"]
+    with pytest.raises(NotApplicable):  # a drawn phrase or person is often of the wrong kind, gender or era
+        generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, _pool(row, other), lever="Fringe vs. Official Source")
     with pytest.raises(NotApplicable):  # equal standing: numbers only
         generate_programmatic(
             row, tx.CONTRADICTION, tx.MEDIUM, 0, _pool(row, other), lever="Equal-standing Value Clash"
@@ -353,8 +336,7 @@ def test_embedded_sentence_openers():
         "answers": ["four"],
         "context": "A total of 49 episodes of The Glades were produced over four seasons. It ended in 2013.",
     }
-    out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, _pool(row), lever="Fringe vs. Official Source")
-    assert "that a total of 49 episodes" in out["perturbed_context"]
+    assert embed(row["context"].split(". ")[0]).startswith("a total of 49 episodes")
 
 
 def test_no_double_full_stop_after_an_abbreviation():
@@ -364,8 +346,9 @@ def test_no_double_full_stop_after_an_abbreviation():
         "answers": ["Carlos Alan Autry Jr."],
         "context": "Bubba was played by Carlos Alan Autry Jr. in every season. He was popular.",
     }
-    out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, _pool(row), lever="Fringe vs. Official Source")
-    assert ".." not in out["perturbed_context"] and "it was not Carlos Alan Autry Jr." in out["perturbed_context"]
+    with pytest.raises(NotApplicable):  # no bare "it was not Carlos Alan Autry Jr." denial any more
+        generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, _pool(row), lever="Fringe vs. Official Source")
+    assert end_sentence("A fan insists it was Carlos Alan Autry Jr.") == "A fan insists it was Carlos Alan Autry Jr."
 
 
 # -- distractors: same type, same kind, on topic ------------------------------------------------------------

@@ -60,7 +60,7 @@ TAIL = " A sequel, Deadpool 3, is in development."
             tx.MEDIUM,
             "Answer Stated One Level Coarser",
             "On exactly what date is the next deadpool movie being released?",
-            "Deadpool 2 is scheduled to be released in the United States in 2018." + TAIL,
+            "Deadpool 2 is scheduled to be released in the United States in the 2010s." + TAIL,
         ),
         (
             DEADPOOL,
@@ -74,10 +74,9 @@ TAIL = " A sequel, Deadpool 3, is in development."
             DEADPOOL,
             tx.GRANULARITY,
             tx.LOW,
-            "Coarse Statement, Exact Value One Step Away",
+            "Rougher Question, Exact Passage",
+            "In what year is the next deadpool movie being released?",
             None,
-            "Deadpool 2 is scheduled to be released in the United States on a date in 2018. That date was May 18, 2018."
-            + TAIL,
         ),
         (
             DEADPOOL,
@@ -86,7 +85,7 @@ TAIL = " A sequel, Deadpool 3, is in development."
             "Dual-authoritative Dates",
             None,
             "Deadpool 2 is scheduled to be released in the United States on May 18, 2018. However, an equally authoritative "
-            "source states that Deadpool 2 is scheduled to be released in the United States on July 18, 2019." + TAIL,
+            "source states that Deadpool 2 is scheduled to be released in the United States on May 18, 2015." + TAIL,
         ),
         (
             HOBBIT,
@@ -97,14 +96,6 @@ TAIL = " A sequel, Deadpool 3, is in development."
             "The Hobbit was written by a certain person. It appeared in 1937.",
         ),
         (HOBBIT, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb", "Which empty box wrote the hobbit?", None),
-        (
-            HOBBIT,
-            tx.GRANULARITY,
-            tx.MEDIUM,
-            "Answer Stated One Level Coarser",
-            None,
-            "The Hobbit was written by a writer. It appeared in 1937.",
-        ),
     ],
 )
 def test_exact_outputs(row, cls, intensity, lever, query, context):
@@ -169,7 +160,9 @@ def test_pronoun_levers_decline_a_name_inside_a_noun_phrase():
 
 def test_self_contradiction_names_both_dates_and_declines_people():
     out = generate_programmatic(DEADPOOL, tx.CONTRADICTION, tx.HIGH, 0, POOL, lever="Same-source Self-contradiction")
-    assert "on July 18, 2019, and explicitly denies that it was May 18, 2018." in out["perturbed_context"]
+    ctx = out["perturbed_context"]
+    assert "The same source, however, also states that Deadpool 2 is scheduled to be released" in ctx
+    assert "May 18, 2017." in ctx and "denies" not in ctx  # a nearby year in the same form, no bare denial
     with pytest.raises(NotApplicable):  # a drawn person is often of the wrong kind for the role
         generate_programmatic(HOBBIT, tx.CONTRADICTION, tx.HIGH, 0, POOL, lever="Same-source Self-contradiction")
 
@@ -214,7 +207,7 @@ def test_multi_passage_contradiction_replaces_one_noise_passage():
     assert len(changed) == 1 and changed[0] in row["noise_indices"]
     assert (
         out["perturbed_passages"][changed[0]]
-        == "Deadpool 2 is scheduled to be released in the United States on May 18, 2019."
+        == "Deadpool 2 is scheduled to be released in the United States on May 18, 2016."
     )
 
 
@@ -342,7 +335,7 @@ def test_factive_premise_never_bare_denial_nor_for_a_list_answer():
     out = generate_programmatic(DEADPOOL, tx.FALSE_PREMISE, tx.MEDIUM, 0, POOL, lever="Factive Verb Contradiction")
     assert out["perturbed_query"].endswith(
         "that Deadpool 2 is scheduled to be released in the United States on "
-        "July 18, 2019, when is the next deadpool movie being released?"
+        "May 18, 2015, when is the next deadpool movie being released?"
     )
 
 

@@ -3,8 +3,9 @@
 Every produced item must pass the check stage by construction (the check stage's own function is
 used), keep its class's invariants and read as clean English; every cell must cover most questions,
 except where the generator declines by design (precision first: Ambiguity LOW needs a subject named in
-the query, MEDIUM/HIGH are not generated; Contradiction MEDIUM/HIGH a date, year or figure; FalsePremise
-LOW a settled fact and a year the passage lacks; Granularity a value a coarser wording fits).
+the query, MEDIUM/HIGH are not generated; Contradiction a date, year or figure in a short plain sentence;
+FalsePremise LOW a work the passage dates; Granularity an exact date, year or large figure; Epistemic a
+work or building the passage opens on).
 """
 
 from __future__ import annotations
@@ -26,27 +27,41 @@ from refusalbench.perturb import (
 from refusalbench.perturb.text import contains_any, is_clean, raw_contains_any, split_sentences
 
 MIN_COVERAGE_SINGLE = 0.7
-# cells where declining is the design (measured on this 300-question sample: Ambiguity 8 / 0 / 0 %, Contradiction
-# 66 / 23 / 19 % (equal-standing and self-contradiction take dates, years and figures only), FalsePremise LOW / MEDIUM
-# / HIGH 11 / 12 / 33 % (HIGH: "who" questions only), Granularity MEDIUM / HIGH 28 / 15 %, Epistemic MEDIUM 6 %)
+# cells where declining is the design (measured on this 300-question sample: Ambiguity 4 / 0 / 0 %; Contradiction
+# 29 / 6 / 5 % (dates, years and figures only, restated in a short plain sentence); FalsePremise 0.7 / 4 / 33 %
+# (LOW: a work the passage dates, named in the query; HIGH: "who" questions only); Granularity 8 / 14 / 7 % (an
+# exact date, a year or a figure of 100 or more); Epistemic 0.7 / 10 / 11 % (a work or building the passage's
+# opening sentence names)). The thinnest cells must still produce something.
 MIN_COVERAGE_CELL = {
-    (tx.AMBIGUITY, tx.LOW): 0.04,
+    (tx.AMBIGUITY, tx.LOW): 0.03,
     (tx.AMBIGUITY, tx.MEDIUM): 0.0,
     (tx.AMBIGUITY, tx.HIGH): 0.0,
-    (tx.CONTRADICTION, tx.LOW): 0.5,
-    (tx.CONTRADICTION, tx.MEDIUM): 0.15,
-    (tx.CONTRADICTION, tx.HIGH): 0.12,
-    (tx.FALSE_PREMISE, tx.LOW): 0.05,
-    (tx.FALSE_PREMISE, tx.MEDIUM): 0.04,
+    (tx.CONTRADICTION, tx.LOW): 0.2,
+    (tx.CONTRADICTION, tx.MEDIUM): 0.03,
+    (tx.CONTRADICTION, tx.HIGH): 0.03,
+    (tx.FALSE_PREMISE, tx.LOW): 0.003,
+    (tx.FALSE_PREMISE, tx.MEDIUM): 0.02,
     (tx.FALSE_PREMISE, tx.HIGH): 0.25,
-    (tx.GRANULARITY, tx.MEDIUM): 0.2,
-    (tx.GRANULARITY, tx.HIGH): 0.08,
-    (tx.EPISTEMIC, tx.MEDIUM): 0.03,
+    (tx.GRANULARITY, tx.LOW): 0.05,
+    (tx.GRANULARITY, tx.MEDIUM): 0.1,
+    (tx.GRANULARITY, tx.HIGH): 0.04,
+    (tx.EPISTEMIC, tx.LOW): 0.003,
+    (tx.EPISTEMIC, tx.MEDIUM): 0.07,
+    (tx.EPISTEMIC, tx.HIGH): 0.07,
 }
-# multi-passage: context-only coarsening needs a date, number, person or place answer in a slot a coarser description
-# fits (not applicable rather than nonsense such as "rock band a recording artist"); Ambiguity and Epistemic have no
-# multi-passage lever (their levers edit the query of a titled single passage)
-MIN_COVERAGE_MULTI = {tx.GRANULARITY: 0.08, tx.AMBIGUITY: 0.0, tx.EPISTEMIC: 0.0}
+# multi-passage: the query-side levers do not apply where the target is the context (Ambiguity, Epistemic,
+# Granularity LOW); context-only coarsening needs a date or figure in a slot a coarser description fits;
+# Contradiction replaces a noise passage with the restated answer sentence (measured 30 / 3 / 3 %)
+MIN_COVERAGE_MULTI = {
+    tx.GRANULARITY: 0.0,
+    (tx.GRANULARITY, tx.MEDIUM): 0.05,
+    tx.AMBIGUITY: 0.0,
+    tx.EPISTEMIC: 0.0,
+    (tx.CONTRADICTION, tx.MEDIUM): 0.015,
+    (tx.CONTRADICTION, tx.HIGH): 0.015,
+    (tx.FALSE_PREMISE, tx.LOW): 0.0,
+    (tx.FALSE_PREMISE, tx.MEDIUM): 0.005,
+}
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +119,9 @@ def test_every_cell_covers_multi_passage_questions(multi_items):
     print("\nmulti-passage coverage per cell\n" + _coverage_table(multi_items))
     for (cls, intensity), pairs in multi_items.items():
         share = sum(1 for _, o in pairs if o) / len(pairs)
-        least = MIN_COVERAGE_MULTI.get(cls, MIN_COVERAGE_CELL.get((cls, intensity), MIN_COVERAGE_SINGLE))
+        least = MIN_COVERAGE_MULTI.get(
+            (cls, intensity), MIN_COVERAGE_MULTI.get(cls, MIN_COVERAGE_CELL.get((cls, intensity), MIN_COVERAGE_SINGLE))
+        )
         assert share >= least, f"{cls}/{intensity}: {share:.0%}"
 
 

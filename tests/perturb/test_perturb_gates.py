@@ -1,0 +1,337 @@
+"""The applicability gates added after the blind review: each declines the bad case and accepts the good one."""
+
+from __future__ import annotations
+
+import pytest
+
+from refusalbench import taxonomy as tx
+from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
+from refusalbench.perturb.subject import work_subject
+from refusalbench.perturb.text import embed
+
+ROAD = {
+    "source_id": "road",
+    "query": "who sang holiday road",
+    "answers": ["Lindsey Buckingham"],
+    "title": "Holiday Road",
+    "context": '"Holiday Road" is a 1983 song by Lindsey Buckingham. It was written for the film Vacation.',
+}
+ACTOR = {
+    "source_id": "actor",
+    "query": "who played the face in the a team",
+    "answers": ["Dirk Benedict"],
+    "title": "Dirk Benedict",
+    "context": "Dirk Benedict is an American film actor. He played Templeton Peck in The A-Team.",
+}
+OPENING = {
+    "source_id": "open",
+    "query": "when did the movie breakfast club come out",
+    "answers": ["February 15, 1985"],
+    "title": "The Breakfast Club",
+    "context": "The Breakfast Club is an American comedy-drama film. It was released on February 15, 1985 in cinemas.",
+}
+POOL = DistractorPool.from_base([ROAD, ACTOR, OPENING])
+
+
+def gen(row, cls, intensity, lever=None):
+    return generate_programmatic(row, cls, intensity, 0, POOL, lever=lever)
+
+
+def test_work_subject_reads_the_opening_sentence_only_for_works():
+    song = work_subject(ROAD["context"], ROAD["title"])
+    assert (song.name, song.kind, song.year) == ("Holiday Road", "song", 1983)
+    assert work_subject(ACTOR["context"], ACTOR["title"]) is None  # "a film actor" is a person
+    assert work_subject(ROAD["context"], "Vacation (film)") is None  # the opening names another subject
+
+
+@pytest.mark.parametrize(
+    "intensity, lever, query",
+    [
+        (tx.HIGH, "Most Beautiful Aspect", 'What is the most beautiful aspect of the song "Holiday Road"?'),
+        (
+            tx.HIGH,
+            "Historical Counterfactual Chain",
+            'If the song "Holiday Road" had never been written, how would popular music have developed since then?',
+        ),
+        (
+            tx.MEDIUM,
+            "Forecast without Model",
+            'Will the song "Holiday Road" still be widely known fifty years from now?',
+        ),
+        (
+            tx.MEDIUM,
+            "Quality Ranking without Benchmark",
+            'Is the song "Holiday Road" better than the other songs of 1983?',
+        ),
+    ],
+)
+def test_epistemic_questions_ask_about_the_passage_work(intensity, lever, query):
+    assert gen(ROAD, tx.EPISTEMIC, intensity, lever)["perturbed_query"] == query
+    with pytest.raises(NotApplicable):  # a person: no kind of work to judge, and no fixed frame instead
+        gen(ACTOR, tx.EPISTEMIC, intensity, lever)
+
+
+def test_no_fixed_opinion_frame_at_epistemic_low():
+    with pytest.raises(NotApplicable):  # was "In your view, who sang holiday road?"
+        gen(ROAD, tx.EPISTEMIC, tx.LOW)
+    hit = dict(ROAD, context=ROAD["context"] + " It reached number one in Canada.")
+    out = gen(hit, tx.EPISTEMIC, tx.LOW)
+    assert out["perturbed_query"] == 'Was "Holiday Road" a hit song, and who sang it?'
+
+
+def test_false_premise_low_misdates_the_work_in_a_name_slot_only():
+    out = gen(ROAD, tx.FALSE_PREMISE, tx.LOW)
+    assert out["lever_selected"] == "Mis-dated Discovery"
+    year = int(out["perturbed_query"].split()[3])
+    assert out["perturbed_query"] == f'Who sang the {year} song "Holiday Road"?' and 1 < abs(year - 1983) <= 3
+    lyrics = dict(ROAD, query="who sings holiday road lyrics")
+    with pytest.raises(NotApplicable):  # "the 1985 song holiday road lyrics"
+        gen(lyrics, tx.FALSE_PREMISE, tx.LOW)
+    with pytest.raises(NotApplicable):  # was "As of 1994, who sang ...": a nominal time frame
+        gen(ACTOR, tx.FALSE_PREMISE, tx.LOW)
+
+
+def test_granularity_levels():
+    low = gen(OPENING, tx.GRANULARITY, tx.LOW)
+    assert low["perturbed_query"] == "In what year did the movie breakfast club come out?"
+    med = gen(OPENING, tx.GRANULARITY, tx.MEDIUM)
+    assert "released in the 1980s in cinemas" in med["perturbed_context"]
+    high = gen(OPENING, tx.GRANULARITY, tx.HIGH)
+    assert "released in the 20th century in cinemas" in high["perturbed_context"]
+    with pytest.raises(NotApplicable):  # no "Broadly speaking, who ...?" on other questions
+        gen(ROAD, tx.GRANULARITY, tx.LOW)
+    place = {
+        "source_id": "pl",
+        "query": "where was the movie filmed",
+        "answers": ["Covington, Kentucky"],
+        "context": "The film was shot in Covington, Kentucky over six weeks.",
+    }
+    with pytest.raises(NotApplicable):  # "Kentucky" still answers "where"
+        generate_programmatic(place, tx.GRANULARITY, tx.MEDIUM, 0, DistractorPool.from_base([place]))
+
+
+@pytest.mark.parametrize("figure, ok", [("62", False), ("291", True)])
+def test_granularity_medium_range_needs_three_digits(figure, ok):
+    row = {
+        "source_id": f"n{figure}",
+        "query": "how many episodes are there in the show",
+        "answers": [figure],
+        "context": f"The show ran for {figure} episodes over nine years.",
+    }
+    pool = DistractorPool.from_base([row])
+    if ok:
+        out = generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, pool)
+        assert "ran for between 200 and 300 episodes" in out["perturbed_context"]
+    else:  # "between 60 and 70" is one level, too weak for MEDIUM
+        with pytest.raises(NotApplicable):
+            generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, pool)
+
+
+def test_contradiction_needs_a_short_plain_answer_sentence():
+    plain = {
+        "source_id": "c1",
+        "query": "when does the new season start",
+        "answers": ["September 19, 2017"],
+        "context": "The new season premiered on September 19, 2017. It has ten episodes.",
+    }
+    out = generate_programmatic(plain, tx.CONTRADICTION, tx.MEDIUM, 0, DistractorPool.from_base([plain]))
+    added = out["perturbed_context"].split("It has")[0]
+    assert "that the new season premiered on September 19, 20" in added and "2017." in added
+    busy = dict(
+        plain,
+        source_id="c2",
+        context="On July 22, 2017, the network announced that the new season premiered on September 19, 2017. "
+        "It has ten episodes.",
+    )
+    with pytest.raises(NotApplicable):  # a copied "announced on July 22, 2017" beside a shifted year is nonsense
+        generate_programmatic(busy, tx.CONTRADICTION, tx.MEDIUM, 0, DistractorPool.from_base([busy]))
+
+
+def test_peripheral_clash_leaves_years_inside_names_and_title_capitals():
+    row = {
+        "source_id": "p",
+        "query": "who won the championship",
+        "answers": ["the Eagles"],
+        "title": "It Happened in Boston",
+        "context": "The 2017 NFL season was won by the Eagles. It Happened in Boston is a film shot in 1962 there.",
+    }
+    out = generate_programmatic(
+        row, tx.CONTRADICTION, tx.LOW, 0, DistractorPool.from_base([row]), lever="Peripheral Attribute Clash"
+    )
+    added = out["perturbed_context"].split("there.")[1]
+    assert "states that It Happened in Boston is a film shot in 19" in added and "2017" not in added
+    assert embed("It Happened in Boston is a film.", frozenset({"it"}), ("It Happened in Boston",)).startswith("It ")
+
+
+def test_placeholder_declines_phrases_around_a_name():
+    row = {
+        "source_id": "w",
+        "query": "where was the last world cup held and who won",
+        "answers": ["Germany", "hosted by Brazil"],
+        "context": "The most recent World Cup, hosted by Brazil in 2014, was won by Germany.",
+    }
+    with pytest.raises(NotApplicable):  # "The most recent World Cup, a certain place in 2014"
+        generate_programmatic(
+            row, tx.MISSING_INFO, tx.MEDIUM, 0, DistractorPool.from_base([row]), lever="Placeholder Entity Substitution"
+        )
+
+
+@pytest.mark.parametrize(
+    "query, ok",
+    [
+        ("who sang holiday road", True),
+        ("who sings holiday road by the eagles", False),  # "who sings it by the eagles"
+        ("when do the new episodes of holiday road start", False),  # "the new episodes of it"
+    ],
+)
+def test_ambiguity_pronoun_stands_for_the_whole_name_only(query, ok):
+    row = dict(ROAD, query=query)
+    if ok:
+        assert gen(row, tx.AMBIGUITY, tx.LOW)["perturbed_query"] == "Who sang it?"
+    else:
+        with pytest.raises(NotApplicable):
+            gen(row, tx.AMBIGUITY, tx.LOW)
+
+
+@pytest.mark.parametrize(
+    "side, ok",
+    [
+        ("Construction took place from 1993.", False),  # "states that Construction took place"
+        ("The bridge was opened by Jean Chrétien in 1997.", True),
+    ],
+)
+def test_embedded_sentence_keeps_no_stray_capital(side, ok):
+    row = {
+        "source_id": "b",
+        "query": "how long is the bridge",
+        "answers": ["12.9 km"],
+        "context": f"The bridge is 12.9 km long. {side}",
+    }
+    pool = DistractorPool.from_base([row])
+    if ok:
+        out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, pool, lever="Peripheral Attribute Clash")
+        assert "states that the bridge was opened by Jean Chrétien in 19" in out["perturbed_context"]
+    else:
+        with pytest.raises(NotApplicable):
+            generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, pool, lever="Peripheral Attribute Clash")
+
+
+@pytest.mark.parametrize(
+    "query, title",
+    [
+        ("who won the battle of stirling bridge 1297", "Battle of Stirling Bridge"),  # "Who won it 1297?"
+        ("who wrote the song to make you feel my love", "Make You Feel My Love"),  # "the song to it"
+        ("who sings i'm going to soak up the sun", "Soak Up the Sun"),  # "who sings i'm going to it"
+    ],
+)
+def test_ambiguity_pronoun_declines_a_name_with_leftovers(query, title):
+    row = {
+        "source_id": "amb",
+        "query": query,
+        "answers": ["Bob Dylan"],
+        "title": title,
+        "context": f"{title} is a thing made by Bob Dylan. It was widely discussed.",
+    }
+    with pytest.raises(NotApplicable):
+        generate_programmatic(row, tx.AMBIGUITY, tx.LOW, 0, DistractorPool.from_base([row]))
+
+
+def test_factive_premise_needs_a_question_and_a_whole_clause():
+    dated = {
+        "source_id": "f1",
+        "query": "when did the game come out",
+        "answers": ["September 2017"],
+        "context": "The game was released in September 2017. It sold well.",
+    }
+    pool = DistractorPool.from_base([dated])
+    out = generate_programmatic(dated, tx.FALSE_PREMISE, tx.MEDIUM, 0, pool)
+    assert "that the game was released in September 20" in out["perturbed_query"]
+    fragment = dict(dated, query="the game release date")  # "Knowing that ..., the game release date?"
+    with pytest.raises(NotApplicable):
+        generate_programmatic(fragment, tx.FALSE_PREMISE, tx.MEDIUM, 0, pool)
+    cut = dict(
+        dated,
+        answers=["2010"],
+        query="when did the volcano erupt",
+        context="The eruptions of 2010 were volcanic events in Iceland which, although small, caused chaos for weeks "
+        "across the whole of the European continent and beyond it, and many flights were cancelled for a long time.",
+    )
+    with pytest.raises(NotApplicable):  # "... in Iceland which,"
+        generate_programmatic(cut, tx.FALSE_PREMISE, tx.MEDIUM, 0, DistractorPool.from_base([cut]))
+
+
+def test_no_restatement_of_a_hedged_sentence_or_century_boundary():
+    hedged = {
+        "source_id": "h",
+        "query": "when was the play first performed",
+        "answers": ["1603"],
+        "context": "The first performance is uncertain, though one in 1603 has been suggested. It is a comedy.",
+    }
+    for cls in (tx.CONTRADICTION, tx.FALSE_PREMISE):
+        with pytest.raises(NotApplicable):
+            generate_programmatic(hedged, cls, tx.MEDIUM, 0, DistractorPool.from_base([hedged]))
+    boundary = {
+        "source_id": "y",
+        "query": "when was the seat moved to the capitol",
+        "answers": ["1800"],
+        "context": "The seat of government was moved to the Capitol in 1800 by an act of Congress.",
+    }
+    with pytest.raises(NotApplicable):  # "the 18th century" for 1800 reads as wrong to many
+        generate_programmatic(boundary, tx.GRANULARITY, tx.MEDIUM, 0, DistractorPool.from_base([boundary]))
+    ok = dict(boundary, answers=["1801"], context=boundary["context"].replace("1800", "1801"))
+    out = generate_programmatic(ok, tx.GRANULARITY, tx.MEDIUM, 0, DistractorPool.from_base([ok]))
+    assert "to the Capitol in the 19th century by" in out["perturbed_context"]
+
+
+def test_quality_ranking_plural_of_series():
+    row = {
+        "source_id": "s",
+        "query": "who created the suite life of zack and cody",
+        "answers": ["Danny Kallis"],
+        "title": "The Suite Life of Zack & Cody",
+        "context": "The Suite Life of Zack & Cody is an American sitcom created by Danny Kallis. It aired on Disney.",
+    }
+    out = generate_programmatic(
+        row, tx.EPISTEMIC, tx.MEDIUM, 0, DistractorPool.from_base([row]), lever="Quality Ranking without Benchmark"
+    )
+    assert (
+        out["perturbed_query"]
+        == 'Is the series "The Suite Life of Zack & Cody" better than the other series of its time?'
+    )
+
+
+@pytest.mark.parametrize(
+    "rest, ok",
+    [
+        ("Apart from these eleven, two acting presidents served.", False),  # "these eleven" lost its antecedent
+        ("The palace in Islamabad was finished in 1988.", True),
+    ],
+)
+def test_subject_deletion_leaves_no_dangling_reference(rest, ok):
+    row = {
+        "source_id": "pk",
+        "query": "who was the first elected president of pakistan",
+        "answers": ["Iskander Mirza"],
+        "context": f"There have been eleven presidents of Pakistan. Iskander Mirza became the first one. {rest}",
+    }
+    pool = DistractorPool.from_base([row])
+    lever = "Answer and Subject Sentences Deleted"
+    if ok:
+        out = generate_programmatic(row, tx.MISSING_INFO, tx.HIGH, 0, pool, lever=lever)
+        assert out["perturbed_context"] == rest
+    else:
+        with pytest.raises(NotApplicable):
+            generate_programmatic(row, tx.MISSING_INFO, tx.HIGH, 0, pool, lever=lever)
+
+
+def test_ambiguity_pronoun_declines_a_trailing_name():
+    row = dict(
+        ROAD,
+        query="when did holiday road come out lindsey buckingham",
+        answers=["1983"],
+        context='"Holiday Road" is a song by Lindsey Buckingham. It came out in 1983.',
+    )
+    with pytest.raises(NotApplicable):  # "When did it come out lindsey buckingham?"
+        gen(row, tx.AMBIGUITY, tx.LOW)
+    plain = dict(row, query="when did holiday road come out")
+    assert gen(plain, tx.AMBIGUITY, tx.LOW)["perturbed_query"] == "When did it come out?"
