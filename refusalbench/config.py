@@ -68,6 +68,11 @@ class LeverAssignment(Choice):
     fixed = "fixed"
 
 
+class PromptStyle(Choice):
+    full = "full"
+    compact = "compact"
+
+
 class ConsensusMode(Choice):
     unanimous = "unanimous"
     majority = "majority"
@@ -283,6 +288,9 @@ class PanelConfig:
     """Verifiers: every vote PASS, or more than half of the panel (a tie fails)."""
     temperature: Optional[float] = None
     """Panel-wide temperature override (verifiers: 0 when null)."""
+    prompts: PromptStyle = PromptStyle.full
+    """Generator/verifier prompt: the full paper-style template, or the short variant for small local models
+    (single-passage data only; levers without examples, the item before the cell-specific text)."""
 
     def __post_init__(self) -> None:
         _coerce_choices(self, "generators/verifiers.")

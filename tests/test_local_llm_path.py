@@ -25,6 +25,7 @@ from tests.support.generation import generator_reply, is_verifier, verifier_repl
 
 register_configs()
 LOCAL = ["generators=local", "verifiers=local", "judge=local"]
+FULL_PROMPTS = ["generators.prompts=full", "verifiers.prompts=full"]  # the paper-style templates the fakes read
 
 
 def compose_local(*overrides: str):
@@ -45,7 +46,12 @@ def test_every_role_uses_the_embedded_model_and_one_server():
     cfg = compose_local()
     models = role_models(cfg)
     assert {m.backend for m in models.values()} == {"embedded"}
-    assert len({server_identity(m) for m in models.values()}) == 1
+    roles = [models[r] for r in ("generator", "verifier", "judge")]
+    assert {m.threads for m in roles} == {1}  # one thread: two wait on each other on a shared CPU
+    assert len({server_identity(m) for m in roles}) == 1
+    # the evaluated model joins that server when it runs on one thread as well
+    same = role_models(compose_local("model.threads=1"))
+    assert len({server_identity(m) for m in same.values()}) == 1
     assert cfg.judge.kind == "llm" and cfg.generators.lever_assignment == "llm_choice"
     assert models["generator"].max_tokens > models["evaluated"].max_tokens  # room to rewrite the whole context
 
@@ -96,6 +102,8 @@ def test_generate_verify_judge_run_through_one_embedded_server(tmp_path, test_se
         f"cache.dir={tmp_path / 'cache'}",
         "tracking=off",
         "pipeline.stages=[generate,check,verify,select,evaluate,judge]",
+        "model.threads=1",
+        *FULL_PROMPTS,
     )
     ctx = run_pipeline(cfg, tmp_path / "run")
 
@@ -130,7 +138,11 @@ def test_an_unparseable_verifier_reply_is_reasked_then_unscored(tmp_path, test_s
 
     test_server.set_responder(respond)
     cfg = compose_local(
-        "dataset.n_base=1", f"cache.dir={tmp_path / 'cache'}", "tracking=off", "pipeline.stages=[generate,check,verify]"
+        "dataset.n_base=1",
+        f"cache.dir={tmp_path / 'cache'}",
+        "tracking=off",
+        "pipeline.stages=[generate,check,verify]",
+        *FULL_PROMPTS,
     )
     votes = run_pipeline(cfg, tmp_path / "run").read_table("votes")
     checked = pd.read_parquet(tmp_path / "run" / "checked.parquet")
@@ -156,8 +168,7 @@ def test_generate_on_the_real_embedded_model(tmp_path):
         ]
     )
     base.to_parquet(tmp_path / "base.parquet")
-    # one llama.cpp thread: on a CPU shared with other work, two threads were measured 10x slower (they wait on
-    # each other); both roles get the same value so that they still share one server
+    # the presets' own settings: compact prompts, one llama.cpp thread for both roles (one shared server)
     cmd = [
         sys.executable,
         "-m",
@@ -165,8 +176,6 @@ def test_generate_on_the_real_embedded_model(tmp_path):
         "generators=local",
         "verifiers=local",
         "pipeline=generate",
-        "generators.models.local.threads=1",
-        "verifiers.models.local.threads=1",
         f"generate.source={tmp_path / 'base.parquet'}",
         f"hydra.run.dir={tmp_path / 'run'}",
         f"cache.dir={tmp_path / 'cache'}",
@@ -179,6 +188,7 @@ def test_generate_on_the_real_embedded_model(tmp_path):
     assert len(candidates) == 18
     assert candidates["generation_failure_kind"].isin([None, "parse"]).all()  # replies, never call failures
     assert candidates["gen_raw_output"].str.len().gt(0).all()
+    assert candidates["prompt_version"].str.startswith("generator_nq_compact@").all()
     votes = pd.read_parquet(run / "votes.parquet")
     checked = pd.read_parquet(run / "checked.parquet")
     assert len(votes) == int(checked["check_ok"].sum())

@@ -34,10 +34,12 @@ NAMES = [
     "evaluate_nq_confidence",
     "generator_garage",
     "generator_nq",
+    "generator_nq_compact",
     "judge_garage",
     "judge_nq",
     "verifier_garage",
     "verifier_nq",
+    "verifier_nq_compact",
 ]
 
 LEVERS = [
@@ -117,6 +119,8 @@ PASSAGES = [*SIGNAL, *NOISE]
 SAMPLES: dict[str, dict] = {
     "generator_nq": NQ_GEN,
     "verifier_nq": {**NQ_GEN, "generator_output": NQ_OUTPUT},
+    "generator_nq_compact": NQ_GEN,
+    "verifier_nq_compact": {**NQ_GEN, "generator_output": NQ_OUTPUT},
     "generator_garage": GARAGE_GEN,
     "verifier_garage": {**GARAGE_GEN, "generator_output": GARAGE_OUTPUT},
     "evaluate_nq": {"query": NQ_GEN["original_query"], "context": NQ_GEN["original_context"]},

@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional, Sequence
 import pandas as pd
 
 from refusalbench import taxonomy as tx
-from refusalbench.config import Backend, LeverAssignment, PanelConfig
+from refusalbench.config import Backend, LeverAssignment, PanelConfig, PromptStyle
 from refusalbench.errors import UserError
 from refusalbench.generation.ids import candidate_id, seed_for
 from refusalbench.generation.multipassage import NOISE, SIGNAL, displayed
@@ -157,25 +157,35 @@ def prompt_variables(task: Task, catalogue, multi: bool, levers: Optional[list] 
     return out
 
 
-def generator_template(multi: bool) -> str:
-    return "generator_garage" if multi else "generator_nq"
+def _template(role: str, multi: bool, style: str) -> str:
+    if multi:
+        if style == PromptStyle.compact:
+            log.debug("%s prompts: no compact variant for multi-passage data; using the full template", role)
+        return f"{role}_garage"
+    return f"{role}_nq_compact" if style == PromptStyle.compact else f"{role}_nq"
 
 
-def verifier_template(multi: bool) -> str:
-    return "verifier_garage" if multi else "verifier_nq"
+def generator_template(multi: bool, style: str = PromptStyle.full) -> str:
+    """The generator template: per data shape and prompt style (compact exists for single passages only)."""
+    return _template("generator", multi, style)
+
+
+def verifier_template(multi: bool, style: str = PromptStyle.full) -> str:
+    """The verifier template: per data shape and prompt style (compact exists for single passages only)."""
+    return _template("verifier", multi, style)
 
 
 # --- the generator prompt and the task list of a run ------------------------------------------------
 
 
-def prompt_version(model_cfg, multi: bool, catalogue) -> str:
+def prompt_version(model_cfg, multi: bool, catalogue, style: str = PromptStyle.full) -> str:
     """The generator's prompt version (part of every candidate id): template or programmatic, plus the catalogue."""
     levers = f"+levers:{catalogue.content_hash[:8]}"
     if model_cfg.backend == PROGRAMMATIC:
         return PROGRAMMATIC + levers
     from refusalbench.prompts import template_version
 
-    return template_version(generator_template(multi)) + levers
+    return template_version(generator_template(multi, style)) + levers
 
 
 def expected_output_tokens(base: dict, multi: bool, model_cfg) -> int:
@@ -220,7 +230,7 @@ def generation_tasks(cfg, base: pd.DataFrame, catalogue) -> tuple[list[Task], bo
     panel = cfg.generators
     multi = is_multi_passage_table(base)
     rows = [plain_row(r) for r in base.to_dict(orient="records")]
-    versions = {k: prompt_version(m, multi, catalogue) for k, m in panel.models.items()}
+    versions = {k: prompt_version(m, multi, catalogue, panel.prompts) for k, m in panel.models.items()}
     tasks = build_tasks(
         rows,
         versions,

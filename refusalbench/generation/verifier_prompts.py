@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from refusalbench.config import Backend, PanelConfig
+from refusalbench.config import Backend, PanelConfig, PromptStyle
 from refusalbench.generation.multipassage import edited_labels, label_map
 from refusalbench.generation.tasks import Task, prompt_variables, verifier_template
 from refusalbench.rows import as_list
@@ -43,7 +43,16 @@ def generator_output(row: dict, multi: bool) -> dict:
     return out
 
 
-def verifier_prompt(row: dict, catalogue, multi: bool) -> str:
+def _shown_levers(catalogue, cls: str, intensity: str, claimed, style: str) -> list:
+    """The cell's levers; for compact prompts only the claimed one (when it is a lever of the cell)."""
+    levers = catalogue.levers(cls, intensity)
+    if style == PromptStyle.compact:
+        chosen = [lev for lev in levers if lev.name == claimed]
+        return chosen or levers
+    return levers
+
+
+def verifier_prompt(row: dict, catalogue, multi: bool, style: str = PromptStyle.full) -> str:
     """The rendered verifier prompt for one candidate row (the original item, the cell's levers, the candidate)."""
     from refusalbench.prompts import render
 
@@ -59,15 +68,16 @@ def verifier_prompt(row: dict, catalogue, multi: bool) -> str:
         base["context"] = row["original_context"]
     cls, intensity = row["perturbation_class"], row["intensity"]
     task = Task(row["candidate_id"], row["source_id"], cls, intensity, row["generator"], None, [], "", base)
-    variables = prompt_variables(task, catalogue, multi, levers=catalogue.levers(cls, intensity))
+    levers = _shown_levers(catalogue, cls, intensity, row.get("lever_selected"), "full" if multi else style)
+    variables = prompt_variables(task, catalogue, multi, levers=levers)
     variables["generator_output"] = generator_output(row, multi)
-    return render(verifier_template(multi), **variables)
+    return render(verifier_template(multi, style), **variables)
 
 
-def prompt_version(model_cfg, multi: bool, catalogue) -> str:
+def prompt_version(model_cfg, multi: bool, catalogue, style: str = PromptStyle.full) -> str:
     """The verifier's prompt version (part of each vote's cache key)."""
     if model_cfg.backend == STRUCTURAL:
         return STRUCTURAL
     from refusalbench.prompts import template_version
 
-    return f"{template_version(verifier_template(multi))}+levers:{catalogue.content_hash[:8]}"
+    return f"{template_version(verifier_template(multi, style))}+levers:{catalogue.content_hash[:8]}"

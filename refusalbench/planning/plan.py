@@ -118,7 +118,7 @@ def _generation(cfg: RefusalBenchConfig, run_dir: Path, layer, report: dict, cat
         gen_cfg = generation_model(model_cfg, cfg.generators)
         prompts = [
             (
-                render(generator_template(multi), **prompt_variables(t, catalogue, multi)),
+                render(generator_template(multi, cfg.generators.prompts), **prompt_variables(t, catalogue, multi)),
                 t.prompt_version,
                 expected_output_tokens(t.base, multi, gen_cfg),
             )
@@ -156,14 +156,15 @@ def _verification(cfg: RefusalBenchConfig, layer, flow: _Flow, catalogue, notes:
     )
 
     section = {}
+    style = cfg.verifiers.prompts
     for key, model_cfg in cfg.verifiers.models.items():
         if model_cfg.backend == STRUCTURAL:
             section[key] = no_calls()
             continue
-        version = prompt_version(model_cfg, flow.multi, catalogue)
+        version = prompt_version(model_cfg, flow.multi, catalogue, style)
         prompts = render_prompts(
             flow.rows,
-            lambda r, version=version: (verifier_prompt(r, catalogue, flow.multi), version, VERIFIER_OUTPUT_TOKENS),
+            lambda r, v=version: (verifier_prompt(r, catalogue, flow.multi, style), v, VERIFIER_OUTPUT_TOKENS),
             "verification",
             notes,
         )

@@ -176,7 +176,7 @@ def record(
 def _run_llm(ctx: RunContext, model_cfg, tasks: list[Task], catalogue, multi: bool, mode: str) -> list[dict]:
     from refusalbench.prompts import render
 
-    template = generator_template(multi)
+    template = generator_template(multi, ctx.cfg.generators.prompts)
     asks = [
         Ask(
             key=t.candidate_id,

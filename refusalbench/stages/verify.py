@@ -74,10 +74,20 @@ def _vote(
     return row
 
 
+def _reason(v: dict) -> Optional[str]:
+    """The verifier's own words, or (compact replies have none) the checklist items it marked false."""
+    failed = [item for item in CHECKLIST_GARAGE if v.get(item) is False]
+    return (
+        v.get("identified_issues")
+        or v.get("refusal_reasoning_analysis")
+        or ("false: " + ", ".join(failed) if failed else None)
+    )
+
+
 def _from_answer(row: dict, key: str, model_cfg, version: str, ans: Answer) -> dict:
     if ans.ok:
         v = ans.value
-        reason = v.get("identified_issues") or v.get("refusal_reasoning_analysis")
+        reason = _reason(v)
         return _vote(row["candidate_id"], key, model_cfg, version, v["verdict"], reason, v, usage=ans.usage("ver_"))
     return _vote(
         row["candidate_id"],
@@ -124,7 +134,7 @@ def run(ctx: RunContext) -> None:
     votes = _existing(ctx, set(order))
     calls = failures = 0
     for key, model_cfg in panel.models.items():
-        version = prompt_version(model_cfg, multi, catalogue)
+        version = prompt_version(model_cfg, multi, catalogue, panel.prompts)
         pending = [r for r in rows if (r["candidate_id"], key) not in votes]
         if model_cfg.backend == STRUCTURAL:
             for r in pending:
@@ -136,7 +146,7 @@ def run(ctx: RunContext) -> None:
             asks = [
                 Ask(
                     key=f"{r['candidate_id']}:{key}",
-                    prompt=verifier_prompt(r, catalogue, multi),
+                    prompt=verifier_prompt(r, catalogue, multi, panel.prompts),
                     template_version=version,
                     parse=lambda text: parse_verification(text, checklist),
                     expected_output_tokens=VERIFIER_OUTPUT_TOKENS,
