@@ -149,6 +149,23 @@ _AFTER_NAME = re.compile(
 )
 
 
+_ORGANISATION_NAME = re.compile(
+    r"^(?:The\s|[A-Z][A-Z&.\-]{1,5}$)|\b(?:"
+    + "|".join(sorted((re.escape(w) for w in at.ORG_WORDS), key=len, reverse=True))
+    + r")(?!\w)",
+    re.I,
+)
+# a mention that is only part of a longer name: "Manchester by the Sea", "Stratford upon Avon", "Greater London"
+_NAME_GOES_ON_AFTER = re.compile(r"\s+(?:(?:by|upon|on|under)\s+the|de|du|la|le|da|del|van|von|upon)\s+[A-Z]")
+_WORD_BEFORE_NAME = re.compile(r"(?:^|(?<=\s))([A-Z][a-z]+)\s+$")
+
+
+def _name_before(before: str) -> bool:
+    """True when a capitalised word that does not open its sentence comes right before ("Greater London")."""
+    w = _WORD_BEFORE_NAME.search(before)
+    return bool(w) and before[: w.start(1)].rstrip()[-1:] not in ("", ".", "!", "?", ":", ";", '"', "(", "“")
+
+
 def whole_name_sites(item: Item, text: str, tokens: list[str]) -> bool:
     """True when every mention of the answer in `text` stands as a whole noun phrase a person stand-in can
     replace: not joined by a hyphen ("British-American"), not followed by a noun it modifies ("British fur
@@ -159,6 +176,8 @@ def whole_name_sites(item: Item, text: str, tokens: list[str]) -> bool:
         return True
     for m in re.finditer("|".join(f"(?:{a})" for a in alternatives), text, re.I):
         if text[max(m.start() - 1, 0) : m.start()] in ("-", "–") or not _AFTER_NAME.match(text, m.end()):
+            return False
+        if _NAME_GOES_ON_AFTER.match(text, m.end()) or _name_before(text[: m.start()]):
             return False
     return True
 
@@ -177,11 +196,17 @@ def placeholder_entity(item: Item) -> Proposal:
         # "hosted by Brazil" → "a certain place" would swallow the verb; "The Senate's" a possessive
         raise NotApplicable("a stated answer is a phrase around a name, not the bare name a stand-in can replace")
     tokens = name_tokens(item) if item.atype == at.PERSON else []
+    if any(at.detect(a, item.query) != item.atype for a in stated):
+        # "The Emotions" and "Luther Ingram": one stand-in would call a singer an organisation
+        raise NotApplicable("the stated answers are of different kinds; one stand-in would misname some")
     if item.atype == at.PERSON:
-        if any(not _PERSON_NAME.fullmatch(a) or a.startswith("The ") for a in stated):
+        if any(not _PERSON_NAME.fullmatch(a) or a.startswith("The ") or not at.person_name(a) for a in stated):
             raise NotApplicable("a stated answer is not a person's full name (one word, a group, a title)")
-        if any(_DEMONYM.fullmatch(w) for a in stated for w in a.split()):
+        if any(_DEMONYM.fullmatch(w) or at.is_demonym(w) for a in stated for w in a.split()):
             raise NotApplicable("a stated answer is or contains a nationality or other adjective, not a person")
+    if item.atype == at.ORGANISATION and not all(_ORGANISATION_NAME.search(a) for a in stated):
+        # "Major General Clarence L. Tinker" is typed an organisation only for its length
+        raise NotApplicable("a stated answer is not plainly an organisation (an acronym, 'The ...', a company word)")
     if not all(whole_name_sites(item, item.passages[i], tokens) for i in item.answer_passages()):
         raise NotApplicable("a mention of the answer is part of a compound or modifies a noun ('British fur traders')")
     passages = item.edit_signal(lambda p: _mask(p, item.answers, stand_in, tokens))

@@ -408,3 +408,33 @@ def test_sentence_deletion_keeps_the_only_link_to_the_subject(lever):
     out = _lever(side, tx.MISSING_INFO, tx.LOW, lever)
     assert out["perturbed_context"].startswith("Secretariat won the 1973 derby.")
     assert "134,476" not in out["perturbed_context"] or "Sham" not in out["perturbed_context"]
+
+
+@pytest.mark.parametrize(
+    "query, answers, context",
+    [
+        (  # a group and a singer: "a certain organisation" would stand for Luther Ingram too
+            "who sang the song",
+            ["The Emotions", "Luther Ingram"],
+            "It was written for The Emotions. It is best known by Luther Ingram.",
+        ),
+        (  # typed an organisation only for its length
+            "who is the base named after",
+            ["Major General Clarence L. Tinker"],
+            "The base is named in honor of Major General Clarence L. Tinker, a pilot.",
+        ),
+        (  # the place is only part of a longer name: "A certain place by the Sea is a 2016 film"
+            "where was the film filmed",
+            ["Manchester"],
+            "Manchester by the Sea is a 2016 film. It was filmed in Manchester and nearby towns.",
+        ),
+    ],
+)
+def test_placeholder_declines_a_stand_in_of_the_wrong_kind_or_inside_a_name(query, answers, context):
+    row = {"source_id": "pk", "query": query, "answers": answers, "context": context}
+    with pytest.raises(NotApplicable):
+        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
+    if "Manchester" in answers:  # the same place named on its own is replaced
+        alone = dict(row, context="The film was shot in Manchester. It opened in 2016.")
+        out = _lever(alone, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
+        assert out["perturbed_context"] == "The film was shot in a certain place. It opened in 2016."
