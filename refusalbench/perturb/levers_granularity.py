@@ -15,6 +15,7 @@ from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import (
     CONTEXT,
+    PREPOSITIONS,
     QUERY,
     Item,
     NotApplicable,
@@ -137,6 +138,7 @@ _DATE_BEFORE = re.compile(
     r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?|\d),?$|\d{4},?(?: and)?$"
 )
 _YEAR_LIST_AFTER = re.compile(r"^,?\s*(?:and\s+|or\s+|to\s+|[-–]\s*)?\d{4}\b")
+_NAMED_BEFORE = re.compile(r"\b([A-Z][\w'’-]*),?$")  # "Christmas 2009", "the Punishment Act, 1997"
 _LEADING_PREPOSITION = re.compile(r"^(?:by|on|at|since|from|until|before|after|around|circa|c\.)\s", re.I)
 
 
@@ -160,6 +162,9 @@ def _temporal_slot_ok(item: Item) -> None:
                     raise NotApplicable(
                         "the year is part of a date or a list of years ('1 September 1939', '1948, 1949')"
                     )
+                named = _NAMED_BEFORE.search(before)
+                if named and named.group(1).lower() not in PREPOSITIONS:
+                    raise NotApplicable("the year follows a name ('Christmas 2009', 'the Punishment Act, 1997')")
 
 
 _HOW_MANY = re.compile(r"^how\s+(?:many|much)\b", re.I)

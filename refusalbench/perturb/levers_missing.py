@@ -160,10 +160,24 @@ _NAME_GOES_ON_AFTER = re.compile(r"\s+(?:(?:by|upon|on|under)\s+the|de|du|la|le|
 _WORD_BEFORE_NAME = re.compile(r"(?:^|(?<=\s))([A-Z][a-z]+)\s+$")
 
 
+_LOWER_WORD_BEFORE = re.compile(r"(?:^|(?<=\s))([a-z]+)\s+$")
+# lower-case words a whole name may follow; after another noun it is an appositive ("American singer Lesley Gore")
+_MAY_PRECEDE_NAME = frozenset(
+    """the a an by to of and or nor but with is was are were be been as from for in at on into onto near including featuring
+    starring that than whom when while after before then where because said says named called like between among
+    against about under over became becomes become also only not which who if had has have beat beats won joined
+    replaced succeeded married met saw sees until since during""".split()
+)
+
+
 def _name_before(before: str) -> bool:
-    """True when a capitalised word that does not open its sentence comes right before ("Greater London")."""
+    """True when the word right before makes the mention part of a longer name ("Greater London") or an
+    appositive to a noun ("American singer Lesley Gore" would become "American singer a certain person")."""
     w = _WORD_BEFORE_NAME.search(before)
-    return bool(w) and before[: w.start(1)].rstrip()[-1:] not in ("", ".", "!", "?", ":", ";", '"', "(", "“")
+    if w and before[: w.start(1)].rstrip()[-1:] not in ("", ".", "!", "?", ":", ";", '"', "(", "“"):
+        return True
+    low = _LOWER_WORD_BEFORE.search(before)
+    return bool(low) and low.group(1) not in _MAY_PRECEDE_NAME and not low.group(1).endswith("ed")
 
 
 def whole_name_sites(item: Item, text: str, tokens: list[str]) -> bool:

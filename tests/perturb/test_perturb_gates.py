@@ -438,3 +438,37 @@ def test_placeholder_declines_a_stand_in_of_the_wrong_kind_or_inside_a_name(quer
         alone = dict(row, context="The film was shot in Manchester. It opened in 2016.")
         out = _lever(alone, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
         assert out["perturbed_context"] == "The film was shot in a certain place. It opened in 2016."
+
+
+def test_placeholder_declines_a_name_in_apposition_to_a_noun():
+    row = {
+        "source_id": "ap",
+        "query": "who sings it's my party",
+        "answers": ["Lesley Gore"],
+        "context": "The song was first recorded in 1963. In 1963, American singer Lesley Gore's version hit number one.",
+    }
+    with pytest.raises(NotApplicable):  # "American singer a certain person's version"
+        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
+    plain = dict(row, context="The song was first recorded in 1963. Lesley Gore's version hit number one.")
+    out = _lever(plain, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
+    assert out["perturbed_context"].endswith("A certain person's version hit number one.")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Christmas 2009 was a white Christmas in Britain.", "The Punishment Act, 2009 is an act of Parliament."],
+)
+def test_century_declines_a_year_that_follows_a_name(sentence):
+    row = {
+        "source_id": "yn",
+        "query": "when did it happen",
+        "answers": ["2009"],
+        "context": f"{sentence} It was noted.",
+    }
+    with pytest.raises(NotApplicable):  # "Christmas the 21st century", "the Punishment Act, the 21st century"
+        _lever(row, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")
+    ok = dict(row, context="The snow fell in 2009 across Britain. It was noted.")
+    assert (
+        "in the 21st century across"
+        in _lever(ok, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")["perturbed_context"]
+    )
