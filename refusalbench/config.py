@@ -266,7 +266,8 @@ class DatasetConfig:
         _coerce_choices(self, "dataset.")
         _require(
             self.kind not in (DatasetKind.nq, DatasetKind.nq_base) or bool(self.path),
-            f"dataset kind {getattr(self.kind, 'value', self.kind)!r} needs dataset.path=FILE (a local JSONL/parquet file of NQ questions).",
+            f"dataset kind {getattr(self.kind, 'value', self.kind)!r} needs dataset.path=FILE "
+            "(a local JSONL/parquet file of NQ questions).",
         )
         _require(self.n_base is None or self.n_base > 0, "dataset.n_base must be > 0 or null")
         least = 2 if self.kind == DatasetKind.nq_multi else 1

@@ -193,6 +193,9 @@ _NAMING = frozenset("named called titled entitled nicknamed dubbed renamed known
 _LIST_GOES_ON = re.compile(r",\s+(?:and|or|but|while|when|after|before|because|although|though|as|which)\b")
 _FUNCTION = frozenset("and or but which who that as than".split())
 _POSSESSIVES = frozenset("his her its their our my your".split())
+#: Words after which a number is a determiner's count ("all 250 episodes", "these 12 states"), which a range
+#: cannot take ("all between 200 and 300 episodes").
+_QUANTIFIERS = frozenset("all these those both each every first last only other remaining such whole entire".split())
 _QUALIFIER = re.compile(
     r"(?:^|(?<=\s))(?:more|less|fewer|greater|larger|higher|lower)\s+than\s+$|"
     r"(?:^|(?<=\s))(?:over|under|about|around|approximately|nearly|almost|roughly|some|at\s+least|up\s+to)\s+$",
@@ -306,8 +309,8 @@ def coarsen_passage(item: Item, passage: str, level: int, name_tokens: list[str]
                     m.end() + aside.end(),
                 )
         elif item.atype == at.NUMBER:
-            if prev in ARTICLES | _POSSESSIVES:
-                raise NotApplicable('the number is a modifier ("the eight hoops"), which a range cannot replace')
+            if prev in ARTICLES | _POSSESSIVES | _QUANTIFIERS:
+                raise NotApplicable('the number follows a determiner ("the eight hoops", "all 250 episodes")')
             if (
                 phrase.endswith(" of")
                 and not re.match(r"\s+[a-z]", after)

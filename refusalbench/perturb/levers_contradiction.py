@@ -236,23 +236,6 @@ def magnitude_clash(item: Item) -> Proposal:
     )
 
 
-@lever(CO, tx.HIGH, "Same-source Self-contradiction", NOISE)
-def self_contradiction(item: Item) -> Proposal:
-    """The same source gives a different date, year or figure and denies the original; other kinds of
-    answer are declined (a drawn person or phrase is often of the wrong kind, and a bare denial names no rival)."""
-    item.need_anchor()
-    if item.atype not in (at.DATE, at.YEAR, at.NUMBER):
-        raise NotApplicable("only a date, year or figure has a rival value that is surely of the same kind")
-    return _conflict(
-        item,
-        other_figure(item),
-        SELF_CLASH,
-        "The same source also asserts {v}, so its statements cannot both hold.",
-        SELF_CLASH_ALONE,
-        plain=True,
-    )
-
-
 # -- LOW ---------------------------------------------------------------------------------------
 
 

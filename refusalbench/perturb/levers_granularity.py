@@ -1,9 +1,10 @@
 """P-GranularityMismatch levers: the passage states the answer at a coarser level than the query asks.
 
-MEDIUM coarsens one level beyond what the query accepts (date → year, year → decade, number →
-range, person → their role group, place → its region); HIGH far beyond (decade/century, order of
-magnitude, a collective, "somewhere on Earth"). Single passage: the query is sharpened to ask for
-the exact value ("On exactly what date ..."). LOW keeps the exact value one easy step away.
+MEDIUM states the answer several levels coarser than the query asks (an exact date as its decade, a
+figure as a range), the query sharpened to ask for the exact value ("On exactly what date ...").
+LOW asks one level coarser than the passage states ("roughly how many"). HIGH has no rule-based
+lever: in blind review the exact date stated as its century read as the same change as MEDIUM, and a
+worldwide average asked of one town's population ("averaged over every country") as missing data, not scale.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import (
     CONTEXT,
+    PREPOSITIONS,
     QUERY,
     Item,
     NotApplicable,
@@ -68,6 +70,7 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
     hedged = re.compile(
         r"\b(?:more than|over|about|around|nearly|almost|at least|up to|some|roughly|approximately)\s+$", re.I
     )
+    years = set(re.findall(r"(?<!\d)\d{4}(?!\d)", item.anchor_text)) if item.atype in (at.DATE, at.YEAR) else set()
     in_name = re.compile(rf"\b[Tt]he\s+{re.escape(item.anchor_text)}(?!\d)\s+[A-Z]") if item.atype == at.YEAR else None
 
     def edit(passage: str) -> str:
@@ -83,6 +86,10 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
         new = coarsen_passage(item, passage, level, tokens)
         if not _keeps_other_figures(item, passage, new):
             raise NotApplicable("the coarser wording would delete other facts (dates or figures) with the answer")
+        if any(re.search(rf"(?<!\d){y}(?!\d)", new) for y in years):
+            raise NotApplicable(
+                "the passage states the answer's year elsewhere ('In 1975 ...'); a decade hides nothing"
+            )
         return new
 
     passages = item.edit_signal(edit)
@@ -131,6 +138,7 @@ _DATE_BEFORE = re.compile(
     r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?|\d),?$|\d{4},?(?: and)?$"
 )
 _YEAR_LIST_AFTER = re.compile(r"^,?\s*(?:and\s+|or\s+|to\s+|[-–]\s*)?\d{4}\b")
+_NAMED_BEFORE = re.compile(r"\b([A-Z][\w'’-]*),?$")  # "Christmas 2009", "the Punishment Act, 1997"
 _LEADING_PREPOSITION = re.compile(r"^(?:by|on|at|since|from|until|before|after|around|circa|c\.)\s", re.I)
 
 
@@ -154,48 +162,9 @@ def _temporal_slot_ok(item: Item) -> None:
                     raise NotApplicable(
                         "the year is part of a date or a list of years ('1 September 1939', '1948, 1949')"
                     )
-
-
-@lever(GR, tx.HIGH, "Answer Stated at a Far Coarser Scale", CONTEXT)
-def far_coarser(item: Item) -> Proposal:
-    """An exact date (with its day) restated as its century, while the query asks for the exact date: three
-    levels. Declined for years (year against century read as an ordinary MEDIUM gap), for counts ("a number
-    of" is a deletion), places ("somewhere on Earth" breaks the sentence) and people."""
-    item.need_anchor()
-    if item.atype != at.DATE or not _has_day(item):
-        raise NotApplicable("only an exact date has a coarsening three levels up (its century) that keeps the fact")
-    _temporal_slot_ok(item)
-    return _coarsen(
-        item, 3, "Stated the answer only as its century, far coarser than the exact date the query asks for."
-    )
-
-
-_LOCAL_MEASURE = re.compile(
-    r"^(?:what is|what's|what was) the (?P<measure>(?:legal |current |average |annual )?(?:minimum wage|drinking age|"
-    r"voting age|driving age|age of consent|retirement age|population|temperature|sales tax|tax rate|unemployment rate|"
-    r"literacy rate|life expectancy|speed limit|salary|income|poverty rate|crime rate|birth rate|interest rate|"
-    r"rainfall))"
-    r" (?:of|in|for) (?P<where>.+)$",
-    re.I,
-)
-
-
-@lever(GR, tx.HIGH, "Global Average from Street Data", QUERY)
-def global_average(item: Item) -> Proposal:
-    """A worldwide average asked of a passage that gives one local value."""
-    item.need_anchor()
-    if item.atype not in (at.NUMBER, at.OTHER):
-        raise NotApplicable("the answer is not a measured value")
-    m = _LOCAL_MEASURE.match(question_body(item.query))
-    if not m or not re.search(r"\d", item.anchor):
-        raise NotApplicable("the query does not ask for a local measure (a wage, a rate, a population, ...)")
-    measure = re.sub(r"^(?:current|average|annual) ", "", m.group("measure").lower())
-    query = as_question(f"What is the {measure} averaged over every country in the world")
-    return Proposal(
-        query,
-        list(item.passages),
-        f"Asked for the worldwide average {measure}; the passage gives the value for {m.group('where')} only.",
-    )
+                named = _NAMED_BEFORE.search(before)
+                if named and named.group(1).lower() not in PREPOSITIONS:
+                    raise NotApplicable("the year follows a name ('Christmas 2009', 'the Punishment Act, 1997')")
 
 
 _HOW_MANY = re.compile(r"^how\s+(?:many|much)\b", re.I)
@@ -203,23 +172,16 @@ _HOW_MANY = re.compile(r"^how\s+(?:many|much)\b", re.I)
 
 @lever(GR, tx.LOW, "Rougher Question, Exact Passage", QUERY)
 def rougher_question(item: Item) -> Proposal:
-    """The query asks one level coarser than the passage states: the year of an exact date ("In what year
-    did ...?" where the passage gives the day), or roughly how many where it gives an exact figure of 20 or
-    more. No fixed prefix on other questions ("Broadly speaking, who ...?": reviewers found no real gap)."""
+    """The query asks roughly how many where the passage gives an exact figure of 20 or more; the exact
+    figure still answers it. Declined: "In what year ...?" of a passage giving the full date (the expected
+    reply, the year, is only a part of the gold answer, the full date, and is scored against it); a fixed
+    prefix on other questions ("Broadly speaking, who ...?": reviewers found no real gap)."""
     item.need_anchor()
     body = question_body(item.query)
-    if item.atype == at.DATE and _WHEN.match(body) and _has_day(item):
-        years = {d.year for a in item.answers if (d := at.parse_date(a)) is not None}
-        if len(years) != 1:
-            raise NotApplicable("the answers give dates in different years")
-        query = as_question(_WHEN.sub("in what year", body, count=1))
-        what = "Asked for the year only; the passage states the exact date, one easy step finer."
-    elif item.atype == at.NUMBER and _HOW_MANY.match(body):
-        num = at.parse_number(item.anchor)
-        if num is None or num.magnitude < 20:
-            raise NotApplicable("a small count has no rougher version")
-        query = as_question("roughly " + body[:1].lower() + body[1:])
-        what = "Asked roughly how many; the passage states the exact figure."
-    else:
-        raise NotApplicable("the query does not ask 'when' for an exact date or 'how many' for a figure")
-    return Proposal(query, list(item.passages), what)
+    if item.atype != at.NUMBER or not _HOW_MANY.match(body):
+        raise NotApplicable("the query does not ask 'how many' for a figure")
+    num = at.parse_number(item.anchor)
+    if num is None or num.magnitude < 20:
+        raise NotApplicable("a small count has no rougher version")
+    query = as_question("roughly " + body[:1].lower() + body[1:])
+    return Proposal(query, list(item.passages), "Asked roughly how many; the passage states the exact figure.")

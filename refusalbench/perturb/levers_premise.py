@@ -1,8 +1,9 @@
 """P-FalsePremise levers: only the query changes; the passage is the evidence and stays byte-identical.
 
-MEDIUM presupposes a version of the answer fact that the passage contradicts, HIGH makes the
-question a category error, LOW names the passage's work with a wrong year
-(a peripheral detail the asked fact does not depend on).
+HIGH makes the question a category error; LOW names the passage's work with a wrong year (a
+peripheral detail the asked fact does not depend on). MEDIUM has no rule-based lever: a presupposition
+that restates the answer with another value was judged invalid in blind review (a careful reader
+corrects the premise from the passage and answers), so that cell is left to LLM generators.
 """
 
 from __future__ import annotations
@@ -11,57 +12,14 @@ import re
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
-from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever, restated
+from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.levers_ambiguity import pronoun_query, subject_span, title_core
-from refusalbench.perturb.levers_contradiction import other_figure, plain_restatement
 from refusalbench.perturb.subject import BUILT, work_subject
-from refusalbench.perturb.text import as_question, contains, contains_any, lower_first, question_body, tidy
+from refusalbench.perturb.text import as_question, question_body
 
 FP = tx.FALSE_PREMISE
-MAX_WORDS = 30
-
-FACTIVE = ("Given that we know that {s}, {q}", "Knowing that {s}, {q}", "Since it is well known that {s}, {q}")
 NON_AGENTS = ("Which prime number", "Which shade of blue", "Which empty box", "Which mathematical theorem")
-_PARENTHETICAL = re.compile(r"\s*\([^()]*\)")
-_WEAK_OPENING = re.compile(
-    r"(?:he|she|it|they|his|her|its|their|this|these|those|also|however|but|and|then|there|here)\b", re.I
-)
-_PARTICIPLE = re.compile(
-    r"\s*[A-Z][a-z]{3,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)"
-)  # "Published in 1937, it ..."
-_QUESTION = re.compile(
-    r"(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|do|does|did|can|could|will|has|have|had)\b", re.I
-)
 _WHO = re.compile(r"^(?P<wh>who|who's|whom)\s+(?P<rest>.+)$", re.I)
-
-
-@lever(FP, tx.MEDIUM, "Factive Verb Contradiction", QUERY)
-def factive_contradiction(item: Item) -> Proposal:
-    """Presuppose the passage's own answer sentence restated with another date, year or figure.
-
-    Declined for list questions (another listed answer stays right), for other kinds of answer (a drawn
-    name or phrase is often of the wrong kind) and where the answer sentence is not a whole sentence
-    that opens on a name ("also in 2003, ...", "he ...")."""
-    item.need_anchor()
-    if item.atype not in (at.DATE, at.YEAR, at.NUMBER):
-        raise NotApplicable("only a date, year or figure is swapped for one surely of the same kind")
-    value = other_figure(item)
-    original, new = restated(item, value, MAX_WORDS)
-    plain_restatement(original, new, value)
-    if not re.match(r"[A-Z]", original.strip()) or _WEAK_OPENING.match(original.strip()) or _PARTICIPLE.match(original):
-        raise NotApplicable("the answer sentence does not open on its subject")
-    new = tidy(_PARENTHETICAL.sub("", new))
-    if not contains(new, value) or contains_any(new, item.answers):
-        raise NotApplicable("the restated sentence does not carry the rival value alone")
-    if not _QUESTION.match(question_body(item.query)):
-        raise NotApplicable("the query is not a question ('... release date'), so no clause can lead into it")
-    frame = item.rng.choice(FACTIVE)
-    query = as_question(frame.format(s=item.embedded(new), q=lower_first(question_body(item.query))))
-    return Proposal(
-        query,
-        list(item.passages),
-        f"The query now presupposes, through a factive verb, that the answer is {value}; the passage says otherwise.",
-    )
 
 
 @lever(FP, tx.HIGH, "Inanimate Agent Verb", QUERY)

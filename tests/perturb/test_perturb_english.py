@@ -156,13 +156,9 @@ BANQUO = {
 }
 
 
-@pytest.mark.parametrize("intensity", [tx.LOW, tx.MEDIUM, tx.HIGH])
+@pytest.mark.parametrize("intensity", [tx.LOW, tx.MEDIUM])
 def test_no_person_coarsening_before_an_appositive(intensity):
-    lever = {
-        tx.LOW: "Rougher Question, Exact Passage",
-        tx.MEDIUM: "Answer Stated One Level Coarser",
-        tx.HIGH: "Answer Stated at a Far Coarser Scale",
-    }[intensity]
+    lever = {tx.LOW: "Rougher Question, Exact Passage", tx.MEDIUM: "Answer Stated One Level Coarser"}[intensity]
     with pytest.raises(NotApplicable):
         generate_programmatic(BANQUO, tx.GRANULARITY, intensity, 0, _pool(BANQUO), lever=lever)
 
@@ -192,8 +188,6 @@ def test_no_person_is_coarsened_to_a_role():
         "context": "Bram Stoker wrote Dracula in 1897. The novel made Stoker famous.",
     }
     pool = _pool(row)
-    with pytest.raises(NotApplicable):  # "someone in the world of letters" is a deletion, not a far coarser scale
-        generate_programmatic(row, tx.GRANULARITY, tx.HIGH, 0, pool, lever="Answer Stated at a Far Coarser Scale")
     with pytest.raises(NotApplicable):  # "A writer wrote Dracula" deletes the answer: MissingInfo, not granularity
         generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, pool, lever="Answer Stated One Level Coarser")
 
@@ -206,7 +200,7 @@ def test_no_coarsening_without_a_role_or_for_a_list_of_people():
         "context": "The show ran for years. Tracy McConnell is the title character of the show.",
     }
     with pytest.raises(NotApplicable):
-        generate_programmatic(row, tx.GRANULARITY, tx.HIGH, 0, _pool(row), lever="Answer Stated at a Far Coarser Scale")
+        generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, _pool(row), lever="Answer Stated One Level Coarser")
     runs = {
         "source_id": "r",
         "query": "who scored fastest 10000 runs in test cricket",
@@ -227,8 +221,6 @@ def test_year_used_as_a_modifier():
     pool = _pool(row)
     med = generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, pool, lever="Answer Stated One Level Coarser")
     assert med["perturbed_context"].startswith("Cool Hand Luke is a 20th-century American prison drama film.")
-    with pytest.raises(NotApplicable):  # a year against its century reads as an ordinary (MEDIUM) gap
-        generate_programmatic(row, tx.GRANULARITY, tx.HIGH, 0, pool, lever="Answer Stated at a Far Coarser Scale")
     cup = {
         "source_id": "s",
         "query": "when did scotland last qualify for world cup",

@@ -67,22 +67,6 @@ TAIL = " A sequel, Deadpool 3, is in development."
         ),
         (
             DEADPOOL,
-            tx.GRANULARITY,
-            tx.HIGH,
-            "Answer Stated at a Far Coarser Scale",
-            "On exactly what date is the next deadpool movie being released?",
-            "Deadpool 2 is scheduled to be released in the United States in the 21st century." + TAIL,
-        ),
-        (
-            DEADPOOL,
-            tx.GRANULARITY,
-            tx.LOW,
-            "Rougher Question, Exact Passage",
-            "In what year is the next deadpool movie being released?",
-            None,
-        ),
-        (
-            DEADPOOL,
             tx.CONTRADICTION,
             tx.MEDIUM,
             "Dual-authoritative Dates",
@@ -160,15 +144,6 @@ def test_pronoun_lever_declines_a_subject_that_heads_an_of_phrase():
 def test_pronoun_levers_decline_a_name_inside_a_noun_phrase():
     with pytest.raises(NotApplicable):  # "the last name it"
         generate_programmatic(SONGS[2], tx.AMBIGUITY, tx.LOW, 0, SONG_POOL, lever="Salient-antecedent Pronoun")
-
-
-def test_self_contradiction_names_both_dates_and_declines_people():
-    out = generate_programmatic(DEADPOOL, tx.CONTRADICTION, tx.HIGH, 0, POOL, lever="Same-source Self-contradiction")
-    ctx = out["perturbed_context"]
-    assert "The same source, however, also states that Deadpool 2 is scheduled to be released" in ctx
-    assert "May 18, 2017." in ctx and "denies" not in ctx  # a nearby year in the same form, no bare denial
-    with pytest.raises(NotApplicable):  # a drawn person is often of the wrong kind for the role
-        generate_programmatic(HOBBIT, tx.CONTRADICTION, tx.HIGH, 0, POOL, lever="Same-source Self-contradiction")
 
 
 def test_value_clash_takes_numbers_only():
@@ -282,7 +257,7 @@ def test_contradictions_decline_questions_with_several_figures():
     }
     for cls, intensity, lever in [
         (tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash"),
-        (tx.CONTRADICTION, tx.HIGH, "Same-source Self-contradiction"),
+        (tx.CONTRADICTION, tx.HIGH, "Order-of-Magnitude Numeric Clash"),
     ]:
         _declines(row, cls, intensity, lever, other)
 
@@ -302,57 +277,22 @@ def test_contradictions_decline_hedged_or_near_figures():
     }
     for cls, intensity, lever in [
         (tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash"),
-        (tx.CONTRADICTION, tx.HIGH, "Same-source Self-contradiction"),
-        (tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction"),
+        (tx.CONTRADICTION, tx.HIGH, "Order-of-Magnitude Numeric Clash"),
     ]:
         _declines(row, cls, intensity, lever, other)
 
 
-def test_factive_premise_never_bare_denial_nor_for_a_list_answer():
-    flag = {
-        "source_id": "n",
-        "query": "what are the colors of the netherlands flag",
-        "answers": ["blue", "white", "red"],
-        "context": "The flag of the Netherlands is red, white and blue.",
-    }
-    _declines(
-        flag, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction"
-    )  # was "Knowing that it was not blue, ..."
-    cards = {
-        "source_id": "r",
-        "query": "do you cut cards to the left or right",
-        "answers": ["right"],
-        "context": "The cards are cut to the right by the player.",
-    }
-    _declines(
-        cards, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction"
-    )  # was "Knowing that it was not right, ..."
-    novel = {
-        "source_id": "j",
-        "query": "when did john steinbeck write of mice and men",
-        "answers": ["1937"],
-        "context": "Published in 1937, it tells the story of two ranch workers. It was a success.",
-    }
-    _declines(
-        novel, tx.FALSE_PREMISE, tx.MEDIUM, "Factive Verb Contradiction"
-    )  # was "Given that we know that published in"
-    out = generate_programmatic(DEADPOOL, tx.FALSE_PREMISE, tx.MEDIUM, 0, POOL, lever="Factive Verb Contradiction")
-    assert out["perturbed_query"].endswith(
-        "that Deadpool 2 is scheduled to be released in the United States on "
-        "May 18, 2015, when is the next deadpool movie being released?"
-    )
+COARSER = "Answer Stated One Level Coarser"
 
 
-def test_far_coarser_scale_takes_dates_in_running_text_only():
+def test_coarser_statement_takes_dates_in_running_text_only():
     hollywood = {
         "source_id": "y",
         "query": "when did hollywood become the centre of the film industry",
         "answers": ["1912", "By 1912"],
         "context": "By 1912, major motion-picture companies had set up production in Los Angeles. It grew.",
     }
-    _declines(
-        hollywood, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale"
-    )  # was "The 20th century, major"
+    _declines(hollywood, tx.GRANULARITY, tx.MEDIUM, COARSER)  # was "The 20th century, major"
     for text in ("On 1 September 1939, Germany invaded Poland.", "They won in 1948, 1949 and 1960."):
         row = {
             "source_id": "v",
@@ -360,14 +300,14 @@ def test_far_coarser_scale_takes_dates_in_running_text_only():
             "answers": ["1939" if "1939" in text else "1948"],
             "context": text + " It was noted.",
         }
-        _declines(row, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale")
+        _declines(row, tx.GRANULARITY, tx.MEDIUM, COARSER)
     wars = {
         "source_id": "w",
         "query": "how many wars held between india and pakistan",
         "answers": ["four"],
         "context": "India and Pakistan have fought four wars since 1947. Both hold nuclear weapons.",
     }
-    _declines(wars, tx.GRANULARITY, tx.HIGH, "Answer Stated at a Far Coarser Scale")  # was "a number of wars"
+    _declines(wars, tx.GRANULARITY, tx.MEDIUM, COARSER)  # a range of ten around 'four' is too weak for MEDIUM
 
 
 def test_parenthetical_excise_leaves_quoted_titles_whole():

@@ -92,12 +92,12 @@ def test_false_premise_low_misdates_the_work_in_a_name_slot_only():
 
 
 def test_granularity_levels():
-    low = gen(OPENING, tx.GRANULARITY, tx.LOW)
-    assert low["perturbed_query"] == "In what year did the movie breakfast club come out?"
+    with pytest.raises(NotApplicable):  # "In what year ...?": the year alone is scored against the full date
+        gen(OPENING, tx.GRANULARITY, tx.LOW)
     med = gen(OPENING, tx.GRANULARITY, tx.MEDIUM)
     assert "released in the 1980s in cinemas" in med["perturbed_context"]
-    high = gen(OPENING, tx.GRANULARITY, tx.HIGH)
-    assert "released in the 20th century in cinemas" in high["perturbed_context"]
+    with pytest.raises(NotApplicable):  # no rule-based HIGH lever is left
+        gen(OPENING, tx.GRANULARITY, tx.HIGH)
     with pytest.raises(NotApplicable):  # no "Broadly speaking, who ...?" on other questions
         gen(ROAD, tx.GRANULARITY, tx.LOW)
     place = {
@@ -236,30 +236,6 @@ def test_ambiguity_pronoun_declines_a_name_with_leftovers(query, title):
         generate_programmatic(row, tx.AMBIGUITY, tx.LOW, 0, DistractorPool.from_base([row]))
 
 
-def test_factive_premise_needs_a_question_and_a_whole_clause():
-    dated = {
-        "source_id": "f1",
-        "query": "when did the game come out",
-        "answers": ["September 2017"],
-        "context": "The game was released in September 2017. It sold well.",
-    }
-    pool = DistractorPool.from_base([dated])
-    out = generate_programmatic(dated, tx.FALSE_PREMISE, tx.MEDIUM, 0, pool)
-    assert "that the game was released in September 20" in out["perturbed_query"]
-    fragment = dict(dated, query="the game release date")  # "Knowing that ..., the game release date?"
-    with pytest.raises(NotApplicable):
-        generate_programmatic(fragment, tx.FALSE_PREMISE, tx.MEDIUM, 0, pool)
-    cut = dict(
-        dated,
-        answers=["2010"],
-        query="when did the volcano erupt",
-        context="The eruptions of 2010 were volcanic events in Iceland which, although small, caused chaos for weeks "
-        "across the whole of the European continent and beyond it, and many flights were cancelled for a long time.",
-    )
-    with pytest.raises(NotApplicable):  # "... in Iceland which,"
-        generate_programmatic(cut, tx.FALSE_PREMISE, tx.MEDIUM, 0, DistractorPool.from_base([cut]))
-
-
 def test_no_restatement_of_a_hedged_sentence_or_century_boundary():
     hedged = {
         "source_id": "h",
@@ -335,3 +311,166 @@ def test_ambiguity_pronoun_declines_a_trailing_name():
         gen(row, tx.AMBIGUITY, tx.LOW)
     plain = dict(row, query="when did holiday road come out")
     assert gen(plain, tx.AMBIGUITY, tx.LOW)["perturbed_query"] == "When did it come out?"
+
+
+def _lever(row, cls, intensity, lever):
+    return generate_programmatic(row, cls, intensity, 0, DistractorPool.from_base([row]), lever=lever)
+
+
+PLACEHOLDER = "Placeholder Entity Substitution"
+
+
+@pytest.mark.parametrize(
+    "answers, context",
+    [
+        (  # a nationality before the noun it modifies: "a certain person fur traders", "a certain person-American"
+            ["French Canadian", "British"],
+            "The region was occupied by British and French Canadian fur traders. "
+            "The treaty set the British-American boundary at the 49th parallel.",
+        ),
+        (["Barack Obama"], "The law was passed by Barack Obama. The Obama administration defended it."),  # modifier
+        (["Queen"], "The song was recorded by Queen. It topped the charts."),  # one word: a band as much as a person
+    ],
+)
+def test_placeholder_person_needs_a_whole_person_name(answers, context):
+    row = {"source_id": "pe", "query": "who did it", "answers": answers, "context": context}
+    with pytest.raises(NotApplicable):
+        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
+
+
+def test_placeholder_replaces_a_person_name_standing_alone():
+    row = {
+        "source_id": "pg",
+        "query": "who played the joker in the dark knight",
+        "answers": ["Heath Ledger"],
+        "context": "The Joker was played by Heath Ledger. Ledger won an Academy Award for it.",
+    }
+    out = _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
+    assert (
+        out["perturbed_context"]
+        == "The Joker was played by a certain person. A certain person won an Academy Award for it."
+    )
+
+
+def test_rougher_question_asks_roughly_how_many_only():
+    row = {
+        "source_id": "rq",
+        "query": "how many arches does the bridge have",
+        "answers": ["38"],
+        "context": "The old bridge has 38 arches. It was built of stone.",
+    }
+    out = _lever(row, tx.GRANULARITY, tx.LOW, "Rougher Question, Exact Passage")
+    assert out["perturbed_query"] == "Roughly how many arches does the bridge have?"
+    with pytest.raises(NotApplicable):  # the year alone would be scored against the full date
+        _lever(OPENING, tx.GRANULARITY, tx.LOW, "Rougher Question, Exact Passage")
+
+
+@pytest.mark.parametrize("before", ["all", "these", "the"])
+def test_range_declines_a_count_after_a_determiner(before):
+    row = {
+        "source_id": "rd",
+        "query": "how many episodes of the show were made",
+        "answers": ["250"],
+        "context": f"The show was cancelled in its fifth season, although {before} 250 episodes were later broadcast.",
+    }
+    with pytest.raises(NotApplicable):  # "although all between 200 and 300 episodes"
+        _lever(row, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")
+
+
+def test_decade_declines_when_the_passage_states_the_year_elsewhere():
+    row = {
+        "source_id": "dy",
+        "query": "when was the album released",
+        "answers": ["April 3, 1975"],
+        "context": "In 1975 the band toured Europe. The album was released on April 3, 1975 in London.",
+    }
+    with pytest.raises(NotApplicable):  # "In 1975 ... released in the 1970s" still gives the year
+        _lever(row, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")
+    alone = dict(row, context="The band toured Europe. The album was released on April 3, 1975 in London.")
+    out = _lever(alone, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")
+    assert "released in the 1970s in London" in out["perturbed_context"]
+
+
+@pytest.mark.parametrize("lever", ["Strip Non-queried Statistic", "Non-answer Sentence Deletion"])
+def test_sentence_deletion_keeps_the_only_link_to_the_subject(lever):
+    linked = {
+        "source_id": "sl",
+        "query": "which horse won the 1973 derby",
+        "answers": ["Secretariat"],
+        "context": "Racing is popular in spring. The 1973 derby drew 134,476 people. The winner was Secretariat.",
+    }
+    with pytest.raises(NotApplicable):  # the deleted sentence alone ties "the 1973 derby" to "the winner"
+        _lever(linked, tx.MISSING_INFO, tx.LOW, lever)
+    side = dict(
+        linked,
+        context="Secretariat won the 1973 derby. The race drew 134,476 people. Sham finished second.",
+    )
+    out = _lever(side, tx.MISSING_INFO, tx.LOW, lever)
+    assert out["perturbed_context"].startswith("Secretariat won the 1973 derby.")
+    assert "134,476" not in out["perturbed_context"] or "Sham" not in out["perturbed_context"]
+
+
+@pytest.mark.parametrize(
+    "query, answers, context",
+    [
+        (  # a group and a singer: "a certain organisation" would stand for Luther Ingram too
+            "who sang the song",
+            ["The Emotions", "Luther Ingram"],
+            "It was written for The Emotions. It is best known by Luther Ingram.",
+        ),
+        (  # typed an organisation only for its length
+            "who is the base named after",
+            ["Major General Clarence L. Tinker"],
+            "The base is named in honor of Major General Clarence L. Tinker, a pilot.",
+        ),
+        (  # the place is only part of a longer name: "A certain place by the Sea is a 2016 film"
+            "where was the film filmed",
+            ["Manchester"],
+            "Manchester by the Sea is a 2016 film. It was filmed in Manchester and nearby towns.",
+        ),
+    ],
+)
+def test_placeholder_declines_a_stand_in_of_the_wrong_kind_or_inside_a_name(query, answers, context):
+    row = {"source_id": "pk", "query": query, "answers": answers, "context": context}
+    with pytest.raises(NotApplicable):
+        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
+    if "Manchester" in answers:  # the same place named on its own is replaced
+        alone = dict(row, context="The film was shot in Manchester. It opened in 2016.")
+        out = _lever(alone, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
+        assert out["perturbed_context"] == "The film was shot in a certain place. It opened in 2016."
+
+
+def test_placeholder_declines_a_name_in_apposition_to_a_noun():
+    row = {
+        "source_id": "ap",
+        "query": "who sings it's my party",
+        "answers": ["Lesley Gore"],
+        "context": (
+            "The song was first recorded in 1963. In 1963, American singer Lesley Gore's version hit number one."
+        ),
+    }
+    with pytest.raises(NotApplicable):  # "American singer a certain person's version"
+        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
+    plain = dict(row, context="The song was first recorded in 1963. Lesley Gore's version hit number one.")
+    out = _lever(plain, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
+    assert out["perturbed_context"].endswith("A certain person's version hit number one.")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Christmas 2009 was a white Christmas in Britain.", "The Punishment Act, 2009 is an act of Parliament."],
+)
+def test_century_declines_a_year_that_follows_a_name(sentence):
+    row = {
+        "source_id": "yn",
+        "query": "when did it happen",
+        "answers": ["2009"],
+        "context": f"{sentence} It was noted.",
+    }
+    with pytest.raises(NotApplicable):  # "Christmas the 21st century", "the Punishment Act, the 21st century"
+        _lever(row, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")
+    ok = dict(row, context="The snow fell in 2009 across Britain. It was noted.")
+    assert (
+        "in the 21st century across"
+        in _lever(ok, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")["perturbed_context"]
+    )
