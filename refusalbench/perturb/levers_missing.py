@@ -164,8 +164,8 @@ _LOWER_WORD_BEFORE = re.compile(r"(?:^|(?<=\s))([a-z]+)\s+$")
 # lower-case words a whole name may follow; after another noun it is an appositive ("American singer Lesley Gore")
 _MAY_PRECEDE_NAME = frozenset(
     """the a an by to of and or nor but with is was are were be been as from for in at on into onto near including
-    featuring starring that than whom when while after before then where because said says named called like between among
-    against about under over became becomes become also only not which who if had has have beat beats won joined
+    featuring starring that than whom when while after before then where because said says named called like between
+    among against about under over became becomes become also only not which who if had has have beat beats won joined
     replaced succeeded married met saw sees until since during""".split()
 )
 
