@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import re
 
-from generation.fakes import ANSWER, ScriptedLayer, context_with, make_cfg, single_base, write_base
-
 from refusalbench import taxonomy as tx
 from refusalbench.config import ModelConfig
 from refusalbench.generation.tasks import Task, generator_template, prompt_variables, verifier_template
@@ -14,6 +12,7 @@ from refusalbench.generation.verifier_prompts import verifier_prompt
 from refusalbench.levers import load_catalogue
 from refusalbench.prompts import render
 from refusalbench.stages import check, generate, verify
+from tests.support.generation import ANSWER, ScriptedLayer, context_with, make_cfg, single_base, write_base
 
 CATALOGUE = load_catalogue()
 BASE = {

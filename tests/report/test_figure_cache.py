@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from rb_report_helpers import runs
 
 from refusalbench.report import build_report, plots, tables
 from refusalbench.report.figure_cache import use_figure_cache
+from tests.report.rb_report_helpers import runs
 
 
 @pytest.fixture
