@@ -123,7 +123,7 @@ def test_unknown_labels_are_named_once_with_a_suggestion(tmp_path, caplog):
         ["ANSWER_CORRECTLY,ANSWER_CORRECTLY,1", "REFUSE_INFO_MISSING_IN_CONTEXT,REFUSE_MISING,0"] * 3
     )
     with caplog.at_level("WARNING"):
-        compute_metrics(read_predictions(write(tmp_path, text)), n_resamples=20)
+        compute_metrics(read_predictions(write(tmp_path, text)), settings=ScoreConfig(n_resamples=20))
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert len(warnings) == 1
     assert "'REFUSE_MISING' (3; did you mean 'REFUSE_MISSING'?)" in warnings[0]
