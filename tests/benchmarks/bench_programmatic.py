@@ -2,7 +2,7 @@
 
 Prints questions, items made and seconds; no target. Source questions: ``RB_NQ_POOL`` (an NQ-open
 oracle JSONL, first 100 answer-bearing questions) or the 30 bundled sample questions. Run with
-``pytest -m benchmark tests/benchmarks/bench_programmatic.py -s`` or ``python tests/benchmarks/bench_programmatic.py``.
+``pytest -m benchmark tests/benchmarks/bench_programmatic.py -s`` or ``python -m tests.benchmarks.bench_programmatic``.
 """
 
 from __future__ import annotations
