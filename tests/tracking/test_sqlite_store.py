@@ -10,9 +10,15 @@ from refusalbench.tracking.mlflow_run import Tracker
 from refusalbench.tracking.sqlite_store import TEMPLATES_ENV, prepare_store, sqlite_file, template_path
 
 
+def clauses(sql: str | None) -> tuple:
+    """A table's definition as its set of clauses: MLflow's own migrations emit constraints in varying order."""
+    return tuple(sorted(part.strip() for part in (sql or "").split(",")))
+
+
 def schema(db) -> dict:
     with sqlite3.connect(db) as con:
-        tables = sorted(con.execute("select type, name, sql from sqlite_master where name not like 'sqlite_%'"))
+        rows = con.execute("select type, name, sql from sqlite_master where name not like 'sqlite_%'")
+        tables = sorted((kind, name, clauses(sql)) for kind, name, sql in rows)
         version = con.execute("select version_num from alembic_version").fetchall()
         experiments = con.execute("select experiment_id, name, artifact_location, lifecycle_stage from experiments")
         return {"tables": tables, "version": version, "experiments": sorted(experiments)}
