@@ -29,6 +29,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("tests", "docs", "conf", "README.md", "refusalbench/data/files")
 SCANNED_SUFFIXES = {".py", ".md", ".json", ".jsonl", ".yaml", ".yml", ".csv", ".txt"}
 TEST_DRAW_FIXTURES = ("single_rows", "multi_rows")  # tests/perturb/conftest.py fixtures that draw pool rows
+# Copies of the whole pool kept for the tests: holding every question is not quoting one (the questions the tests
+# actually draw from it are excluded through TEST_DRAW_FIXTURES).
+POOL_COPIES = ("tests/perturb/fixtures/nq_open_oracle_pool.jsonl",)
 
 
 def normalise(question: str) -> str:
@@ -59,12 +62,15 @@ def bundled_sample_questions() -> set[str]:
 
 
 def _scanned_files(root: Path) -> Iterable[Path]:
+    copies = {root / name for name in POOL_COPIES}
     for name in SCANNED:
         target = root / name
         if target.is_file():
             yield target
         elif target.is_dir():
-            yield from (p for p in sorted(target.rglob("*")) if p.is_file() and p.suffix in SCANNED_SUFFIXES)
+            yield from (
+                p for p in sorted(target.rglob("*")) if p.is_file() and p.suffix in SCANNED_SUFFIXES and p not in copies
+            )
 
 
 def quoted_in_repository(questions: Iterable[str], root: Path = REPO_ROOT) -> set[str]:
