@@ -160,22 +160,20 @@ REFUSAL_RATE_BY_INTENSITY: tuple[Metric, ...] = tuple(
     for level in INTENSITIES
 )
 
+#: The headline metrics a breakdown repeats for every group, under either scoring convention.
+BREAKDOWN_HEADLINE_NAMES = (
+    "answer_accuracy",
+    "refusal_accuracy",
+    "false_refusal_rate",
+    "missed_refusal_rate",
+    "detection_f1",
+    "category_accuracy",
+    "calibrated_refusal_score",
+)
+
 #: Metrics reported for every group of a breakdown (point estimate + Wilson; no bootstrap).
 BREAKDOWN: tuple[Metric, ...] = (
-    tuple(
-        m
-        for m in HEADLINE
-        if m.name
-        in (
-            "answer_accuracy",
-            "refusal_accuracy",
-            "false_refusal_rate",
-            "missed_refusal_rate",
-            "detection_f1",
-            "category_accuracy",
-            "calibrated_refusal_score",
-        )
-    )
+    tuple(m for m in HEADLINE if m.name in BREAKDOWN_HEADLINE_NAMES)
     + (_proportion("refusal_rate", _refusals, lambda g: g("n"), "no items"),)
     + tuple(m for m in MULTI_PASSAGE if m.name in ("raf_flag", "raf_eligible"))
 )

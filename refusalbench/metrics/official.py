@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from refusalbench.config import SCORE_CONVENTIONS
-from refusalbench.metrics.definitions import Metric
+from refusalbench.metrics.definitions import BREAKDOWN_HEADLINE_NAMES, Metric
 from refusalbench.taxonomy import ANSWER_ATTEMPT, ANSWER_CORRECTLY, UNSCORED
 
 CONVENTIONS = SCORE_CONVENTIONS
@@ -175,20 +175,9 @@ HEADLINE: tuple[Metric, ...] = (
 )
 
 #: Per-slice metrics (the official per-class figures are refusal accuracy and refusal rate over U).
-BREAKDOWN: tuple[Metric, ...] = tuple(
-    m
-    for m in HEADLINE
-    if m.name
-    in (
-        "answer_accuracy",
-        "refusal_accuracy",
-        "false_refusal_rate",
-        "missed_refusal_rate",
-        "detection_f1",
-        "category_accuracy",
-        "calibrated_refusal_score",
-    )
-) + (_p("refusal_rate", lambda g: g("off_refusal"), lambda g: g("n")),)
+BREAKDOWN: tuple[Metric, ...] = tuple(m for m in HEADLINE if m.name in BREAKDOWN_HEADLINE_NAMES) + (
+    _p("refusal_rate", lambda g: g("off_refusal"), lambda g: g("n")),
+)
 REFUSAL_RATE_UNANSWERABLE = _p("refusal_rate", lambda g: g("off_unans_refusal"), lambda g: g("off_n_unans"))
 
 
