@@ -4,7 +4,6 @@ model's place; the slow one uses the real embedded model."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -12,6 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+
+from tests.support.scoring import written_model_metrics
 
 pytestmark = pytest.mark.integration  # subprocess runs of the CLI
 
@@ -35,7 +36,7 @@ def check_run(tmp_path: Path, proc: subprocess.CompletedProcess, model_id: str) 
     for name in ("base", "candidates", "checked", "votes", "benchmark", "outputs", "labels"):
         assert (run / f"{name}.parquet").exists(), name
     assert (run / "report" / "report.md").exists() and (run / "DONE").exists()
-    metrics = json.loads((run / "metrics.json").read_text())
+    metrics = written_model_metrics(run / "metrics.json")
     assert metrics["refusal_accuracy"]["value"] is not None
     assert (
         metrics["refusal_accuracy"]["ci_low"]

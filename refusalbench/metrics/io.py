@@ -1,4 +1,4 @@
-"""Reading and writing metrics JSON (NaN/inf and numpy scalars become plain JSON)."""
+"""Writing metrics JSON (NaN/inf and numpy scalars become plain JSON); `refusalbench.metrics.document` reads it."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
-from refusalbench.errors import UserError
 
 
 def jsonable(obj):
@@ -41,17 +39,3 @@ def save_metrics(metrics: dict, path: str | Path) -> Path:
     )
     tmp.replace(path)
     return path
-
-
-def load_metrics(path: str | Path) -> dict:
-    """Read a metrics JSON file; a UserError if it is missing or not a JSON object."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise UserError(f"Metrics file {path} does not exist; run the score stage first.") from exc
-    except (OSError, ValueError) as exc:
-        raise UserError(f"Cannot read metrics file {path}: {exc}") from exc
-    if not isinstance(data, dict):
-        raise UserError(f"Metrics file {path} does not hold a JSON object.")
-    return data

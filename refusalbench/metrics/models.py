@@ -1,8 +1,8 @@
 """Scoring several models (or reasoning budgets) held in one labels table, and their summary table.
 
-A table with one model gives that model's metrics JSON as is. With several, the JSON is
-``{"models": {name: metrics}, "paired_differences": {name: {metric: …}}, "meta": …}``, where
-each model is compared with the best one by refusal accuracy (paired bootstrap on shared items).
+`combine` puts them in the metrics document (`refusalbench.metrics.document`), one shape for one
+model or many: each other model is compared with the best one by refusal accuracy (paired bootstrap
+on shared items).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from refusalbench.config import ScoreConfig
 from refusalbench.metrics.compare import compare_runs
 from refusalbench.metrics.core import compute_metrics
 from refusalbench.metrics.definitions import HEADLINE
+from refusalbench.metrics.document import metrics_document
 
 HEADLINE_NAMES = tuple(m.name for m in HEADLINE)
 
@@ -68,24 +69,12 @@ def score_by_model(
 
 
 def combine(results: dict[str, dict], meta: Optional[dict] = None) -> dict:
-    """One metrics JSON object for `results` (see the module docstring for the two shapes)."""
-    if len(results) == 1:
-        return next(iter(results.values()))
+    """The metrics document of `results` ({name: metrics}): paired differences against the best model
+    by refusal accuracy (none with one model) and the run's `meta`."""
     ranked = sorted(results, key=lambda k: -(results[k].get("refusal_accuracy", {}).get("value") or -1.0))
     best = ranked[0]
     paired = {name: {"reference": best, **compare_runs(results[name], results[best])} for name in ranked[1:]}
-    return {
-        "models": results,
-        "paired_differences": paired,
-        "meta": {**(meta or {}), "models": list(results), "reference_model": best},
-    }
-
-
-def split(metrics: dict) -> dict[str, dict]:
-    """The per-model metrics of a metrics JSON object of either shape."""
-    if "models" in metrics and isinstance(metrics["models"], dict):
-        return dict(metrics["models"])
-    return {str(metrics.get("meta", {}).get("model") or "model"): metrics}
+    return metrics_document(results, paired, {**(meta or {}), "models": list(results), "reference_model": best})
 
 
 def summary_table(results: dict[str, dict]) -> pd.DataFrame:

@@ -1,6 +1,6 @@
-"""Collecting metrics JSON objects: one run's, or every job's under a sweep directory.
+"""Collecting metrics documents: one run's, or every job's under a sweep directory.
 
-`expand` turns ``{run: metrics}`` — where a metrics object may hold several models — into one
+`expand` turns ``{run: metrics document}`` — where a document may hold several models — into one
 entry per (run, model), labelled by the run alone when it holds one model.
 """
 
@@ -10,21 +10,16 @@ import logging
 from pathlib import Path
 
 from refusalbench.errors import UserError
-from refusalbench.metrics.io import load_metrics
-from refusalbench.metrics.models import split
+from refusalbench.metrics.document import METRICS_FILE, load_metrics, metrics_per_model, sole_model_meta
 
 log = logging.getLogger(__name__)
 
-METRICS_FILE = "metrics.json"
-
 
 def expand(metrics_by_run: dict[str, dict]) -> dict[str, dict]:
-    """One single-model metrics object per label."""
+    """One model's metrics object per label (`metrics_by_run`: {run: metrics document})."""
     out: dict[str, dict] = {}
     for run, metrics in metrics_by_run.items():
-        if not isinstance(metrics, dict):
-            raise UserError(f"The metrics of run {run!r} are not a JSON object.")
-        models = split(metrics)
+        models = metrics_per_model(metrics)
         for model, m in models.items():
             if len(models) == 1:
                 label = str(run)
@@ -55,7 +50,7 @@ def collect_sweep(sweep_dir: str | Path) -> dict[str, dict]:
     for path in files:
         metrics = load_metrics(path)
         rel = str(path.parent.relative_to(root)) or "."
-        label = run_label(metrics.get("meta", {}), rel) if "models" not in metrics else rel
+        label = run_label(sole_model_meta(metrics), rel)
         if label in runs:
             label = f"{label} ({rel})"
         runs[label] = metrics

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from refusalbench.context import RunContext
 from refusalbench.errors import UserError
-from refusalbench.metrics.io import load_metrics
+from refusalbench.metrics.document import METRICS_FILE, load_metrics, sole_model_meta
 from refusalbench.report import build_report, collect_sweep
 from refusalbench.report.collect import run_label
 from refusalbench.report.figure_cache import use_figure_cache
@@ -25,14 +25,14 @@ def run(ctx: RunContext) -> None:
     if cfg.sweep_dir:
         runs = collect_sweep(cfg.sweep_dir)
     else:
-        path = Path(ctx.outputs.get("metrics") or ctx.run_dir / "metrics.json")
+        path = Path(ctx.outputs.get("metrics") or ctx.run_dir / METRICS_FILE)
         if not path.exists():
             raise UserError(
                 f"There are no metrics to report ({path} is missing): "
                 "run the score stage first, or set report.sweep_dir=DIR."
             )
         metrics = load_metrics(path)
-        runs = {run_label(metrics.get("meta", {}), path.stem): metrics}
+        runs = {run_label(sole_model_meta(metrics), path.stem): metrics}
     cache = ctx.cfg.cache
     read, write = cache.mode in ("read_write", "read_only"), cache.mode in ("read_write", "refresh")
     figures = Path(cache.dir).expanduser() / FIGURE_CACHE_DIR if read or write else None

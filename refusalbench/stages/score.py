@@ -3,8 +3,9 @@
 Input: ``score.predictions=FILE`` (CSV/JSONL/parquet with the original evaluator's column names;
 see `refusalbench.metrics.predictions`), else the run directory's ``labels.parquet``.
 Output: ``metrics.json`` in the run directory (and at ``score.output`` when set) and
-``metrics_by_model.csv`` beside each. One model → the metrics object itself; several models (or
-reasoning budgets) in one table → ``{"models": …, "paired_differences": …, "meta": …}``.
+``metrics_by_model.csv`` beside each. One shape for one model or several (or several reasoning
+budgets): ``{"schema_version": 2, "models": …, "paired_differences": …, "meta": …}``, see
+`refusalbench.metrics.document`.
 ``score.convention`` picks the scoring convention of the headline numbers: ``strict`` (default) or
 ``official`` (exactly the paper's figure code; see `refusalbench.metrics.official`).
 """
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from refusalbench.context import RunContext
 from refusalbench.errors import UserError
+from refusalbench.metrics.document import METRICS_FILE
 from refusalbench.metrics.io import save_metrics
 from refusalbench.metrics.models import combine, score_by_model, summary_table
 from refusalbench.metrics.predictions import read_predictions
@@ -23,7 +25,6 @@ from refusalbench.metrics.prepare import MULTI_PASSAGE_COLUMNS
 
 log = logging.getLogger(__name__)
 
-METRICS_FILE = "metrics.json"
 SUMMARY_FILE = "metrics_by_model.csv"
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 from typing import Any, Optional
 
 from refusalbench.config import RefusalBenchConfig
+from refusalbench.errors import UserError
+from refusalbench.metrics.document import METRICS_FILE, load_metrics, metrics_per_model
 from refusalbench.tracking import provenance
 from refusalbench.tracking.mlflow_run import (
     Tracker,
@@ -87,17 +88,22 @@ def _supersede_earlier_attempts(tracker: Tracker, parent: str, key: str) -> None
             )
 
 
-def _metrics_per_model(run_dir: Path) -> dict[str, dict]:
-    path = run_dir / "metrics.json"
+def run_metrics(run_dir: Path) -> dict[str, float]:
+    """The MLflow metrics of the run's metrics document: names as `metric_items` gives them, prefixed by
+    ``model/`` only when the document holds several models (a one-model run keeps the plain names)."""
+    path = run_dir / METRICS_FILE
     if not path.exists():
         return {}
-    data = json.loads(path.read_text())
-    if "answer_accuracy" in data or "refusal_accuracy" in data:
-        return {"": data}
-    data = data.get("models", data)
-    return {
-        k: v for k, v in data.items() if isinstance(v, dict) and ("answer_accuracy" in v or "refusal_accuracy" in v)
-    }
+    try:
+        per_model = metrics_per_model(load_metrics(path))
+    except UserError as exc:
+        log.warning("no metrics logged to MLflow: %s", exc)
+        return {}
+    metrics: dict[str, float] = {}
+    for model, data in per_model.items():
+        prefix = f"{model}/" if len(per_model) > 1 else ""
+        metrics.update({prefix + k: v for k, v in metric_items(data).items()})
+    return metrics
 
 
 def finish_job(tracker: Optional[Tracker], run_dir: Path, status: str, record_dir: Optional[Path] = None) -> None:
@@ -108,12 +114,7 @@ def finish_job(tracker: Optional[Tracker], run_dir: Path, status: str, record_di
     if tracker is None:
         return
     try:
-        metrics: dict[str, float] = {}
-        per_model = _metrics_per_model(run_dir)
-        for model, data in per_model.items():
-            prefix = f"{model}/" if model and len(per_model) > 1 else ""
-            metrics.update({prefix + k: v for k, v in metric_items(data).items()})
-        tracker.log_metrics(metrics)
+        tracker.log_metrics(run_metrics(run_dir))
         hydra_dir = record_dir or run_dir / ".hydra"
         tracker.log_artifacts(
             sorted(p for p in run_dir.iterdir() if not p.name.startswith(".")),

@@ -20,6 +20,8 @@ from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 
 from refusalbench import sweep_outcome, termination
+from refusalbench.errors import UserError
+from refusalbench.metrics.document import METRICS_FILE, load_metrics, sole_model_meta
 from refusalbench.tracking.job_identity import job_label, swept_keys
 from refusalbench.tracking.mlflow_run import SWEEP_FILE, Tracker, env_summary
 
@@ -40,15 +42,20 @@ def _job_overrides(job_dir: Path) -> list[str]:
 
 
 def collect_job_metrics(sweep_dir: Path, swept: list[str] = ()) -> dict[str, dict]:
-    """metrics.json of every completed job under the sweep directory, labelled `model [budget N]` (+ swept keys)."""
+    """The metrics document of every completed job under the sweep directory, labelled `model [budget N]`
+    (+ swept keys) when the job scored one model; a job whose file cannot be read is left out, with a warning."""
     found: dict[str, dict] = {}
     for done in sorted(sweep_dir.rglob(DONE_MARKER)):
         job_dir = done.parent
-        metrics_path = job_dir / "metrics.json"
+        metrics_path = job_dir / METRICS_FILE
         if not metrics_path.exists():
             continue
-        metrics = json.loads(metrics_path.read_text())
-        meta = metrics.get("meta", {}) if "models" not in metrics else {}
+        try:
+            metrics = load_metrics(metrics_path)
+        except UserError as exc:
+            log.warning("job %s left out of the sweep report: %s", job_dir.relative_to(sweep_dir), exc)
+            continue
+        meta = sole_model_meta(metrics)
         label = job_label(meta.get("model"), meta.get("reasoning_budget"), _job_overrides(job_dir), swept)
         if label in found or not meta.get("model"):
             label = f"{label} ({job_dir.relative_to(sweep_dir)})"

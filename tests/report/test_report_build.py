@@ -94,8 +94,10 @@ def test_expand_and_collect_sweep(tmp_path):
     data = runs(models=("a", "b"))
     assert set(expand({"job": combine(data)})) == {"a", "b"}
     assert set(expand({"j1": combine(data), "j2": data["a"]})) == {"j1: a", "j1: b", "j2"}
-    for i, metrics in enumerate(data.values()):
-        save_metrics(metrics, tmp_path / "sweep" / f"job{i}" / "metrics.json")
+    save_metrics(combine({"a": data["a"]}), tmp_path / "sweep" / "job0" / "metrics.json")
+    save_metrics(data["b"], tmp_path / "sweep" / "job1" / "metrics.json")  # an earlier version's one-model file
+    save_metrics(combine(data), tmp_path / "sweep" / "job2" / "metrics.json")
     save_metrics(data["a"], tmp_path / "sweep" / "report" / "metrics.json")  # ignored: a report folder
     collected = collect_sweep(tmp_path / "sweep")
-    assert set(collected) == {"a", "b"}
+    assert set(collected) == {"a", "b", "job2"}
+    assert set(expand(collected)) == {"a", "b", "job2: a", "job2: b"}

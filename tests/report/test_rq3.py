@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pandas as pd
 import pytest
 
@@ -11,7 +9,7 @@ from refusalbench.report import build_report
 from refusalbench.report.rq3 import parse_size, parse_stage
 from refusalbench.stages import report, score
 from tests.report.rb_report_helpers import runs
-from tests.support.scoring import labels_table, make_ctx
+from tests.support.scoring import labels_table, make_ctx, written_model_metrics
 
 QWEN = ("Qwen2.5-0.5B-Instruct", "Qwen2.5-7B-Instruct", "Qwen2.5-14B-Instruct")
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -86,7 +84,7 @@ def test_domain_breakdown_from_the_score_stage(tmp_path):
     labels["domain"] = ["Science", "Health", "Finance"] * (len(labels) // 3)
     ctx.write_table("labels", labels)
     score.run(ctx)
-    by_domain = json.loads((ctx.run_dir / "metrics.json").read_text())["breakdowns"]["domain"]
+    by_domain = written_model_metrics(ctx.run_dir / "metrics.json")["breakdowns"]["domain"]
     assert set(by_domain) == {"Science", "Health", "Finance"} and by_domain["Health"]["n"] == 24
     assert by_domain["Health"]["refusal_accuracy"]["value"] is not None
     report.run(ctx)

@@ -10,7 +10,7 @@ import pytest
 from refusalbench.errors import UserError
 from refusalbench.metrics import REQUIRED_KEYS
 from refusalbench.stages import score
-from tests.support.scoring import labels_table, make_ctx
+from tests.support.scoring import labels_table, make_ctx, written_model_metrics
 
 PREDICTIONS_CSV = """\
 model_id,unique_id,source_qid,perturbation_class,intensity,generator_model,\
@@ -28,7 +28,10 @@ def test_scores_labels_of_the_run(tmp_path):
     ctx = make_ctx(tmp_path)
     ctx.write_table("labels", labels_table())
     score.run(ctx)
-    metrics = json.loads((ctx.run_dir / "metrics.json").read_text())
+    doc = json.loads((ctx.run_dir / "metrics.json").read_text())
+    assert doc["schema_version"] == 2 and list(doc["models"]) == ["gpt-4o"] and doc["paired_differences"] == {}
+    assert doc["meta"]["reference_model"] == "gpt-4o" and doc["meta"]["benchmark"] == "NQ"
+    metrics = written_model_metrics(ctx.run_dir / "metrics.json")
     for key in REQUIRED_KEYS:
         assert {"value", "ci_low", "ci_high", "n"} <= set(metrics[key])
     for key in ("breakdowns", "confusion_matrix", "response_distribution", "calibration", "counts", "meta"):
@@ -45,7 +48,7 @@ def test_several_models_in_one_table(tmp_path):
     ctx.write_table("labels", labels_table(models=("m-a", "m-b", "m-c")))
     score.run(ctx)
     metrics = json.loads((ctx.run_dir / "metrics.json").read_text())
-    assert set(metrics["models"]) == {"m-a", "m-b", "m-c"}
+    assert metrics["schema_version"] == 2 and set(metrics["models"]) == {"m-a", "m-b", "m-c"}
     reference = metrics["meta"]["reference_model"]
     assert set(metrics["paired_differences"]) == {"m-a", "m-b", "m-c"} - {reference}
     diff = next(iter(metrics["paired_differences"].values()))["refusal_accuracy"]
@@ -85,7 +88,7 @@ def test_predictions_file_without_quality_scores(tmp_path):
     ).to_csv(preds, index=False)
     ctx = make_ctx(tmp_path, predictions=str(preds))
     score.run(ctx)
-    metrics = json.loads((ctx.run_dir / "metrics.json").read_text())
+    metrics = written_model_metrics(ctx.run_dir / "metrics.json", "a")
     assert metrics["answer_accuracy"]["value"] is None and "reason" in metrics["answer_accuracy"]
     assert metrics["refusal_accuracy"]["value"] == 0.5
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -9,6 +10,7 @@ import pandas as pd
 
 from refusalbench.config import RefusalBenchConfig
 from refusalbench.context import RunContext
+from refusalbench.metrics.document import SCHEMA_VERSION
 from refusalbench.taxonomy import PREDICTION_LABELS, cells, ground_truth
 
 
@@ -57,3 +59,15 @@ def labels_table(models=("gpt-4o",), n_items=72, seed=0, budgets=None, confidenc
             frame["confidence"] = rng.uniform(0, 1, n_items)
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
+
+
+def written_model_metrics(path: Path, model: str | None = None) -> dict:
+    """One model's metrics (the only model's when `model` is None) from the metrics JSON the score stage
+    wrote at `path`, after checking the file has the current shape."""
+    doc = json.loads(Path(path).read_text())
+    assert doc["schema_version"] == SCHEMA_VERSION
+    assert set(doc) == {"schema_version", "models", "paired_differences", "meta"}
+    if model is None:
+        assert len(doc["models"]) == 1, list(doc["models"])
+        (model,) = doc["models"]
+    return doc["models"][model]

@@ -112,3 +112,28 @@ def test_artifacts_of_several_folders_go_to_the_store_in_one_call(tmp_path, monk
     assert len(calls) == 1
     assert {a.path for a in tracker.client.list_artifacts(tracker.run_id)} == {"metrics.json", "hydra"}
     assert [a.path for a in tracker.client.list_artifacts(tracker.run_id, "hydra")] == ["hydra/config.yaml"]
+
+
+def test_run_metrics_are_prefixed_by_model_only_when_there_are_several(tmp_path, caplog):
+    from refusalbench.config import ScoreConfig
+    from refusalbench.metrics.io import save_metrics
+    from refusalbench.metrics.models import combine, score_by_model
+    from refusalbench.tracking import run_metrics
+    from tests.support.scoring import labels_table
+
+    results = score_by_model(labels_table(models=("m-a", "m-b")), settings=ScoreConfig(n_resamples=20))
+    one, several, earlier = (tmp_path / name for name in ("one", "several", "earlier"))
+    save_metrics(combine({"m-a": results["m-a"]}), one / "metrics.json")
+    save_metrics(combine(results), several / "metrics.json")
+    save_metrics(results["m-a"], earlier / "metrics.json")  # an earlier version's single-model file
+    plain = run_metrics(one)
+    assert plain["refusal_accuracy"] == results["m-a"]["refusal_accuracy"]["value"]
+    assert "refusal_accuracy_ci_low" in plain and not any("/" in k and k.startswith("m-a") for k in plain)
+    assert run_metrics(earlier) == plain
+    prefixed = run_metrics(several)
+    assert prefixed["m-b/refusal_accuracy"] == results["m-b"]["refusal_accuracy"]["value"]
+    assert {k.split("/", 1)[0] for k in prefixed} == {"m-a", "m-b"}
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "metrics.json").write_text(json.dumps({"x": 1}))
+    assert run_metrics(tmp_path / "broken") == {} and "no metrics logged to MLflow" in caplog.text
+    assert run_metrics(tmp_path / "nothing") == {}
