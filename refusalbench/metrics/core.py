@@ -32,6 +32,8 @@ from refusalbench.metrics.definitions import (
 from refusalbench.metrics.intervals import group_sums, percentile_interval, resample_counts, wilson
 from refusalbench.metrics.prepare import RULE, RULE_ID, Prepared, prepare
 
+#: layout of one model's metrics object (its ``meta.schema_version``); the document around the models
+#: has its own version (`refusalbench.metrics.document.SCHEMA_VERSION`)
 SCHEMA_VERSION = 1
 
 
