@@ -133,7 +133,9 @@ def _release_statement(item: Item, subject) -> tuple[str, str] | None:
     sents = split_sentences(item.passages[0])
     name = re.escape(subject.name)
     others = "|".join(w for w in _OTHER_WORKS if not re.fullmatch(nouns, w))
-    candidates = [(re.match(rf".*?\b(?:{nouns}){_CREDIT},?\s+(?:{opening_forms})(?P<rest>[^;]*)$", sents[0]), sents[0])]
+    # the opening's own "is a ... song" noun, not a later one ("from the film, whose title track, released ...")
+    kind = rf"^.*?\b(?:is|was)\s+(?:a|an)\s+(?:[\w'-]+\s+){{0,5}}?(?:{nouns})"
+    candidates = [(re.match(rf"{kind}{_CREDIT},?\s+(?:{opening_forms})(?P<rest>[^;]*)$", sents[0]), sents[0])]
     for k, sent in enumerate(sents[1:], start=1):
         starts = rf"(?:The\s+(?:{nouns})|[\"“]?{name}[\"”]?)"
         if k == 1 and not re.search(rf"\b(?:{others})s?\b", sents[0].replace(subject.name, "")):

@@ -522,6 +522,9 @@ def test_false_premise_medium_asks_why_a_released_work_never_was(title, context,
         ROAD["context"],  # "a 1983 song" dates the work but does not say it was released
         # "It" could be the album the opening names
         '"Holiday Road" is a song from the album Vacation by Lindsey Buckingham. It was released in 1983.',
+        # "released" may belong to the album or to another track, not the work
+        '"Holiday Road" is a song by Lindsey Buckingham from the album Vacation, released in 1983.',
+        '"Holiday Road" is a song from a film whose title track, released in 1983, was a hit.',
         # the released thing is another version, not the work
         '"Holiday Road" is a song by Lindsey Buckingham. A cover version by Jim Ray was released in 1995.',
         # partly unreleased: "never released" would be half true
