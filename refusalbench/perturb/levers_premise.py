@@ -1,9 +1,11 @@
 """P-FalsePremise levers: only the query changes; the passage is the evidence and stays byte-identical.
 
 HIGH makes the question a category error; LOW names the passage's work with a wrong year (a
-peripheral detail the asked fact does not depend on). MEDIUM has no rule-based lever: a presupposition
-that restates the answer with another value was judged invalid in blind review (a careful reader
-corrects the premise from the passage and answers), so that cell is left to LLM generators.
+peripheral detail the asked fact does not depend on). MEDIUM asks why the passage's work was never
+released where the passage says it was: the asked-for thing exists only if the premise holds. (A
+presupposition that restates the answer with another value, "Knowing that the song was released in
+1985, who sang ...", was judged invalid in blind review: the question still asks the original fact,
+so a careful reader corrects the premise from the passage and answers.)
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.levers_ambiguity import pronoun_query, subject_span, title_core
 from refusalbench.perturb.subject import BUILT, work_subject
-from refusalbench.perturb.text import as_question, question_body
+from refusalbench.perturb.text import as_question, question_body, split_sentences
 
 FP = tx.FALSE_PREMISE
 NON_AGENTS = ("Which prime number", "Which shade of blue", "Which empty box", "Which mathematical theorem")
@@ -74,4 +76,103 @@ def misdated_work(item: Item) -> Proposal:
         list(item.passages),
         f"Called the {subject.kind} a {year} {subject.kind}; the passage dates it {subject.year}, and the asked fact "
         "does not depend on the year.",
+    )
+
+
+# the noun a sentence may use for the passage's work, per kind as subject.KINDS names it
+_WORK_NOUNS = {
+    "song": "song|single|track",
+    "album": "album|record",
+    "film": "film|movie",
+    "novel": "novel|book",
+    "poem": "poem",
+    "play": "play",
+    "musical": "musical",
+    "series": "series|show|sitcom|programme|program",
+}
+_VERBS = "released|published|broadcast|aired"
+_ADVERB = r"(?:(?:first|originally|officially|initially|also|subsequently|later)\s+)?"
+# anything that makes "never released" partly true, or the release a matter of degree
+_UNRELEASED = re.compile(
+    r"\b(?:never|unreleased|unpublished|not\s+(?:been\s+)?(?:released|published|broadcast|aired)|cancel+ed|"
+    r"cancel+ation|shelved|scrapped|withdrawn|banned|leaked|unfinished|abandoned|postponed|delayed|rejected)\b",
+    re.I,
+)
+# other works a bare "It" could point back to ("a song from the film ...")
+_OTHER_WORKS = (
+    "album",
+    "record",
+    "EP",
+    "soundtrack",
+    "film",
+    "movie",
+    "novel",
+    "book",
+    "series",
+    "show",
+    "musical",
+    "play",
+)
+
+
+_CREDIT = r"(?:,?\s+(?:written\s+|created\s+|directed\s+)?by\s+(?:the\s+)?[A-Z][\w'’.&!-]*(?:\s+[A-Z][\w'’.&!-]*)*)?"
+_PARTICIPLE = rf"{_ADVERB}(?P<verb>{_VERBS})\b"
+_AIRED = rf"{_ADVERB}(?P<aired>aired|premiered)\b"  # a series "aired on Fox from 2002"
+
+
+def _release_statement(item: Item, subject) -> tuple[str, str] | None:
+    """(the query's "never ..." phrase, sentence) for the passage's plain statement that its work was released
+    (published, broadcast, aired) in a given year, with the work itself as the grammatical subject (or the
+    work's noun right before "released" in the opening sentence); None when there is none."""
+    nouns = _WORK_NOUNS.get(subject.kind)
+    if nouns is None:
+        return None
+    series = subject.kind == "series"
+    opening_forms = rf"{_PARTICIPLE}|(?:that\s+|which\s+)?{_AIRED}" if series else _PARTICIPLE
+    forms = rf"was\s+{_PARTICIPLE}|{_AIRED}" if series else rf"was\s+{_PARTICIPLE}"
+    sents = split_sentences(item.passages[0])
+    name = re.escape(subject.name)
+    others = "|".join(w for w in _OTHER_WORKS if not re.fullmatch(nouns, w))
+    # the opening's own "is a ... song" noun, not a later one ("from the film, whose title track, released ...")
+    kind = rf"^.*?\b(?:is|was)\s+(?:a|an)\s+(?:[\w'-]+\s+){{0,5}}?(?:{nouns})"
+    candidates = [(re.match(rf"{kind}{_CREDIT},?\s+(?:{opening_forms})(?P<rest>[^;]*)$", sents[0]), sents[0])]
+    for k, sent in enumerate(sents[1:], start=1):
+        starts = rf"(?:The\s+(?:{nouns})|[\"“]?{name}[\"”]?)"
+        if k == 1 and not re.search(rf"\b(?:{others})s?\b", sents[0].replace(subject.name, "")):
+            starts = rf"(?:It|{starts})"  # "It" right after an opening that names no other work
+        candidates.append((re.match(rf"{starts}\s+(?:{forms})(?P<rest>.*)$", sent), sent))
+    for m, sent in candidates:
+        if m and _YEAR.search(m.group("rest")):
+            never = "air" if m.groupdict().get("aired") else m.group("verb")
+            return never, sent
+    return None
+
+
+@lever(FP, tx.MEDIUM, "Stopped vs. Never Started", QUERY)
+def never_released(item: Item) -> Proposal:
+    """Ask why the passage's work was never released (published, broadcast) where the passage says outright
+    that it was, in a given year ("It was first released in October 1989"): the asked-for reason exists only
+    if the premise holds, so nothing in the passage answers it.
+
+    Only a single titled passage that opens on its work ("Sacrifice is a ballad by ...") and states its release
+    with the work as the sentence's subject ("The song was released ...", "It was released ..." right after an
+    opening that names no other work). Declined: a passage that mentions anything unreleased, cancelled,
+    shelved or withdrawn (a premise that is partly true), a bare "is a 1983 song" (a date, not a release)."""
+    if item.multi or not item.title:
+        raise NotApplicable("the item has no titled single passage")
+    subject = work_subject(item.passages[0], item.title)
+    if subject is None or subject.kind in BUILT:
+        raise NotApplicable("the passage does not open on a creative work ('X is a 1983 song by ...')")
+    if _UNRELEASED.search(item.passages[0]):
+        raise NotApplicable("the passage mentions something unreleased, cancelled or withdrawn")
+    found = _release_statement(item, subject)
+    if found is None:
+        raise NotApplicable("the passage does not state that the work itself was released in a given year")
+    verb, sentence = found
+    did = "did" if verb == "air" else "was"
+    query = as_question(f'Why {did} the {subject.kind} "{subject.name}" never {verb}')
+    return Proposal(
+        query,
+        list(item.passages),
+        f"Asked why the {subject.kind} was never {verb}; the passage says it was: {sentence[:120]!r}.",
     )

@@ -474,3 +474,76 @@ def test_century_declines_a_year_that_follows_a_name(sentence):
         "in the 21st century across"
         in _lever(ok, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")["perturbed_context"]
     )
+
+
+RELEASED = {
+    "source_id": "released",
+    "query": "who sings that aint no way to go",
+    "answers": ["Brooks & Dunn"],
+    "title": "That Ain't No Way To Go",
+    "context": '"That Ain\'t No Way To Go" is a song recorded by American country music duo Brooks & Dunn. '
+    "It was released in March 1994 as the fifth single from their album Hard Workin' Man.",
+}
+
+
+@pytest.mark.parametrize(
+    "title, context, query",
+    [
+        (RELEASED["title"], RELEASED["context"], 'Why was the song "That Ain\'t No Way To Go" never released?'),
+        (
+            "To Kill a Mockingbird",
+            "To Kill a Mockingbird is a novel by Harper Lee published in 1960. It was an immediate success.",
+            'Why was the novel "To Kill a Mockingbird" never published?',
+        ),
+        (
+            "American Idol",
+            "American Idol is an American singing competition television series created by Simon Fuller. "
+            "It initially aired on Fox from June 11, 2002 to April 7, 2016 for 15 seasons.",
+            'Why did the series "American Idol" never air?',
+        ),
+        (
+            "Push It",
+            '"Push It" is a song by the group Salt-n-Pepa from the album Hot, Cool & Vicious. '
+            "The song was released as a single in 1988.",
+            'Why was the song "Push It" never released?',
+        ),
+    ],
+)
+def test_false_premise_medium_asks_why_a_released_work_never_was(title, context, query):
+    row = dict(RELEASED, title=title, context=context)
+    out = gen(row, tx.FALSE_PREMISE, tx.MEDIUM)
+    assert out["lever_selected"] == "Stopped vs. Never Started"
+    assert out["perturbed_query"] == query and out["perturbed_context"] == context
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        ROAD["context"],  # "a 1983 song" dates the work but does not say it was released
+        # "It" could be the album the opening names
+        '"Holiday Road" is a song from the album Vacation by Lindsey Buckingham. It was released in 1983.',
+        # "released" may belong to the album or to another track, not the work
+        '"Holiday Road" is a song by Lindsey Buckingham from the album Vacation, released in 1983.',
+        '"Holiday Road" is a song from a film whose title track, released in 1983, was a hit.',
+        # the released thing is another version, not the work
+        '"Holiday Road" is a song by Lindsey Buckingham. A cover version by Jim Ray was released in 1995.',
+        # partly unreleased: "never released" would be half true
+        '"Holiday Road" is a song by Lindsey Buckingham. It was released in 1983 but never released in Japan.',
+        # a release still to come
+        '"Holiday Road" is a song by Lindsey Buckingham. It is scheduled to be released in 2018.',
+        # no year: "was released" alone may report a plan ("was released to radio stations")
+        '"Holiday Road" is a song by Lindsey Buckingham. It was released as a single.',
+    ],
+)
+def test_false_premise_medium_declines_without_a_plain_release_of_the_work(context):
+    with pytest.raises(NotApplicable):
+        gen(dict(ROAD, context=context), tx.FALSE_PREMISE, tx.MEDIUM)
+
+
+def test_false_premise_medium_declines_a_person_and_multi_passage_items():
+    with pytest.raises(NotApplicable):
+        gen(ACTOR, tx.FALSE_PREMISE, tx.MEDIUM)
+    multi = dict(RELEASED, passages=[RELEASED["context"], ACTOR["context"]], signal_indices=[0], noise_indices=[1])
+    del multi["context"]
+    with pytest.raises(NotApplicable):
+        generate_programmatic(multi, tx.FALSE_PREMISE, tx.MEDIUM, 0, POOL, multi_passage=True)

@@ -4,8 +4,8 @@ Every produced item must pass the check stage by construction (the check stage's
 used), keep its class's invariants and read as clean English; every cell must cover most questions,
 except where the generator declines by design (precision first: Ambiguity LOW needs a subject named in
 the query, MEDIUM/HIGH are not generated; Contradiction a date, year or figure in a short plain sentence;
-FalsePremise LOW a work the passage dates, MEDIUM is not generated; Granularity an exact date, year or large
-figure, HIGH is not generated; Epistemic a work or building the passage opens on).
+FalsePremise LOW a work the passage dates, MEDIUM a work the passage says was released; Granularity an
+exact date, year or large figure, HIGH is not generated; Epistemic a work or building the passage opens on).
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from tests.perturb.conftest import generate_all
 MIN_COVERAGE_SINGLE = 0.7
 # cells where declining is the design (measured on this 300-question sample: Ambiguity 4 / 0 / 0 %; Contradiction
 # 28 / 5 / 0.3 % (dates, years and figures only, restated in a short plain sentence; HIGH a tenfold figure only);
-# FalsePremise 0.7 / 0 / 33 % (LOW: a work the passage dates, named in the query; MEDIUM: no rule-based lever;
+# FalsePremise 0.7 / 3 / 33 % (LOW: a work the passage dates, named in the query; MEDIUM: a work the passage
+# says was released, published or aired in a given year;
 # HIGH: "who" questions only); Granularity 1 / 9 / 0 % (LOW "roughly how many" of a figure of 20 or more;
 # MEDIUM an exact date, a year or a figure of 100 or more; HIGH no rule-based lever); Epistemic 0.7 / 10 / 11 %
 # (a work or building the passage's opening sentence names)). The thinnest non-empty cells must still produce
@@ -42,7 +43,7 @@ MIN_COVERAGE_CELL = {
     (tx.CONTRADICTION, tx.MEDIUM): 0.03,
     (tx.CONTRADICTION, tx.HIGH): 0.003,
     (tx.FALSE_PREMISE, tx.LOW): 0.003,
-    (tx.FALSE_PREMISE, tx.MEDIUM): 0.0,
+    (tx.FALSE_PREMISE, tx.MEDIUM): 0.01,
     (tx.FALSE_PREMISE, tx.HIGH): 0.25,
     (tx.GRANULARITY, tx.LOW): 0.003,
     (tx.GRANULARITY, tx.MEDIUM): 0.05,
