@@ -21,6 +21,9 @@ Detectors (names as recorded in the check table):
 - `broken_capitalisation`: a capitalised common word inside a sentence ("states that Ultimately, ...")
   or a sentence of new text starting in lower case.
 - `insertion_in_quotation`: new text put inside a quotation of the original.
+- `answer_name_word_survives` and `dangling_opening_pronoun` (in `semantic_cuts`): a distinctive word
+  of a multi-word answer (a surname) left after MissingInfo MEDIUM/HIGH removed the answer; a passage
+  left opening on a pronoun, or a demonstrative left after a cut sentence, whose antecedent was cut.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import unicodedata
 from typing import Iterable, Optional, Sequence
 
 from refusalbench import taxonomy as tx
+from refusalbench.generation.semantic_cuts import answer_name_word_survives, dangling_opening_pronoun
 
 STOP = frozenset(
     """a an the of in on at to for from by with and or but is are was were be been being it its this that
@@ -400,6 +404,8 @@ DETECTORS = (
     frame_unsuitable,
     broken_capitalisation,
     insertion_in_quotation,
+    answer_name_word_survives,
+    dangling_opening_pronoun,
 )
 
 

@@ -28,6 +28,7 @@ from refusalbench.perturb import (  # noqa: F401 - importing the modules registe
 )
 from refusalbench.perturb.base import BOTH, QUERY, REGISTRY, Item, LeverImpl, NotApplicable, Proposal
 from refusalbench.perturb.distractors import DistractorPool
+from refusalbench.perturb.grounding import weak_grounding
 from refusalbench.perturb.text import contains_any, is_clean, normalise_space, raw_contains_any, tidy
 
 log = logging.getLogger(__name__)
@@ -193,6 +194,9 @@ def _generate(
                 f"lever {lever!r} has no programmatic implementation for {cls}/{intensity}"
                 f"{' (multi-passage)' if multi else ''}"
             )
+    weak = impls and weak_grounding(make_item(base_row, pool, multi, random.Random(key)))
+    if weak:
+        raise NotApplicable(f"the source item is declined for every lever of {cls}/{intensity}: {weak}")
     order = list(impls)
     random.Random(key).shuffle(order)
     reasons = []

@@ -15,6 +15,7 @@ from typing import Optional
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
+from refusalbench.perturb.subject import work_subject
 from refusalbench.perturb.text import as_question, contains, contains_any, split_sentences
 
 AM = tx.AMBIGUITY
@@ -44,6 +45,8 @@ KIND_NOUNS = (
     "law",
     "act",
 )
+# query kind nouns the passage's opening calls by another name
+_SAME_KIND = {"movie": "film", "tv show": "series", "show": "series", "book": "novel"}
 _WH = re.compile(r"^(?:who|whom|what|when|where|which|how|why)\b", re.I)
 _PERSONAL = re.compile(r"\b(?:he|his|him|she|her|hers|himself|herself)\b", re.I)
 _HAS_PRONOUN = re.compile(r"\b(?:it|its|this|that one)\b", re.I)
@@ -136,10 +139,46 @@ def _own_subject(item: Item) -> str:
     return title
 
 
+# a passage naming a second thing "it" could point to: another work it is based on, shares a title with, covers
+SECOND_REFERENT = re.compile(
+    r"\b(?:based on|adapted from|adaptation|same (?:name|title)|title (?:comes|is taken) from|named after|"
+    r"cover(?:ed)? (?:version|by)|covered|remake|original version|inspired by|sequel|prequel)\b",
+    re.I,
+)
+
+
+def _one_referent(item: Item, title: str) -> None:
+    """Raise NotApplicable unless the passage offers "it" exactly one salient referent of the query's kind: the
+    kind the query names ("the poem ...") is the passage's own (a novel's passage for "the poem" gave "Who wrote
+    it?", answered by the novelist), and no second work is named (a source, a namesake, a cover, a sequel)."""
+    passage = item.passages[0]
+    start, _, _ = subject_span(item.query, title)
+    kind = re.match(rf"(?:the\s+)?({'|'.join(KIND_NOUNS)})\b", item.query[start:], re.I)
+    if kind:
+        subject = work_subject(passage, title)
+        opening = split_sentences(passage)[0]
+        asked = _SAME_KIND.get(kind.group(1).lower(), kind.group(1).lower())
+        if (subject is None or subject.kind != asked) and not re.search(rf"\b{kind.group(1)}\b", opening, re.I):
+            raise NotApplicable(f"the query calls it a {kind.group(1)}, the passage's subject is another kind")
+    plural = rf"{re.escape(title_core(title))}(?:\s*\([^)]*\))?,?\s+(?:are|were|have)\b"
+    if re.search(plural, split_sentences(passage)[0], re.I):
+        raise NotApplicable("the subject is plural ('The Red Guards were ...'); 'it' cannot stand for it")
+    if SECOND_REFERENT.search(passage):
+        raise NotApplicable("the passage names a second work 'it' could refer to (a source, namesake, cover or sequel)")
+    quoted_titles = {q.strip().casefold() for q in re.findall(r'"([^"]{2,80})"', passage)}
+    if quoted_titles - {title_core(title).casefold()}:
+        raise NotApplicable("the passage quotes another title 'it' could refer to")
+
+
 @lever(AM, tx.LOW, "Salient-antecedent Pronoun", QUERY)
 def salient_pronoun(item: Item) -> Proposal:
+    """The query's subject as "it", where the passage has exactly one salient referent for it and the question
+    keeps enough words to say what it asks ("Who wrote it?" asks nearly nothing: underspecified)."""
     title = _own_subject(item)
+    _one_referent(item, title)
     query = pronoun_query(item.query, title, "it")
+    if len(query.split()) < 4:
+        raise NotApplicable("too little of the question is left besides the pronoun ('Who wrote it?')")
     return Proposal(
         query,
         list(item.passages),

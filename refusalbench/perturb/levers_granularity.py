@@ -2,9 +2,10 @@
 
 MEDIUM states the answer several levels coarser than the query asks (an exact date as its decade, a
 figure as a range), the query sharpened to ask for the exact value ("On exactly what date ...").
-LOW asks one level coarser than the passage states ("roughly how many"). HIGH has no rule-based
-lever: in blind review the exact date stated as its century read as the same change as MEDIUM, and a
-worldwide average asked of one town's population ("averaged over every country") as missing data, not scale.
+LOW and HIGH have no rule-based lever. In blind review "Roughly how many ...?" of an exact figure (LOW)
+made a nominal gap (4 of 7 borderline), and "In what year ...?" of a full date expected a reply that is
+only part of the gold answer; at HIGH the exact date stated as its century read as the same change as
+MEDIUM, and a worldwide average asked of one town's population as missing data, not scale.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import (
     CONTEXT,
     PREPOSITIONS,
-    QUERY,
     Item,
     NotApplicable,
     Proposal,
@@ -154,6 +154,8 @@ def _temporal_slot_ok(item: Item) -> None:
             pat = answer_pattern(a)
             for m in pat.finditer(item.passages[i]) if pat else ():
                 before = item.passages[i][: m.start()].rstrip()
+                if before.endswith("(") or item.passages[i][m.end() :].lstrip().startswith(")"):
+                    raise NotApplicable("the answer is a bracketed year after a name ('Philosopher's Stone (2001)')")
                 if _LEADING_PREPOSITION.match(a) or not before or before.endswith((".", "!", "?", '"', ":")):
                     raise NotApplicable("an answer opens its sentence or carries a preposition the century cannot take")
                 if item.atype == at.YEAR and (
@@ -165,23 +167,3 @@ def _temporal_slot_ok(item: Item) -> None:
                 named = _NAMED_BEFORE.search(before)
                 if named and named.group(1).lower() not in PREPOSITIONS:
                     raise NotApplicable("the year follows a name ('Christmas 2009', 'the Punishment Act, 1997')")
-
-
-_HOW_MANY = re.compile(r"^how\s+(?:many|much)\b", re.I)
-
-
-@lever(GR, tx.LOW, "Rougher Question, Exact Passage", QUERY)
-def rougher_question(item: Item) -> Proposal:
-    """The query asks roughly how many where the passage gives an exact figure of 20 or more; the exact
-    figure still answers it. Declined: "In what year ...?" of a passage giving the full date (the expected
-    reply, the year, is only a part of the gold answer, the full date, and is scored against it); a fixed
-    prefix on other questions ("Broadly speaking, who ...?": reviewers found no real gap)."""
-    item.need_anchor()
-    body = question_body(item.query)
-    if item.atype != at.NUMBER or not _HOW_MANY.match(body):
-        raise NotApplicable("the query does not ask 'how many' for a figure")
-    num = at.parse_number(item.anchor)
-    if num is None or num.magnitude < 20:
-        raise NotApplicable("a small count has no rougher version")
-    query = as_question("roughly " + body[:1].lower() + body[1:])
-    return Proposal(query, list(item.passages), "Asked roughly how many; the passage states the exact figure.")

@@ -15,7 +15,7 @@ import re
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
-from refusalbench.perturb.levers_ambiguity import pronoun_query, subject_span, title_core
+from refusalbench.perturb.levers_ambiguity import SECOND_REFERENT, pronoun_query, subject_span, title_core
 from refusalbench.perturb.subject import BUILT, work_subject
 from refusalbench.perturb.text import as_question, question_body, split_sentences
 
@@ -24,12 +24,55 @@ NON_AGENTS = ("Which prime number", "Which shade of blue", "Which empty box", "W
 _WHO = re.compile(r"^(?P<wh>who|who's|whom)\s+(?P<rest>.+)$", re.I)
 
 
+# acts only a person (or a group of people) can perform: the category error needs the verb to demand an agent
+PERSON_VERBS = frozenset(
+    """sang sings wrote writes composed composes painted paints directed directs invented invents
+    discovered discovers said says voiced voices narrated narrates starred stars married marries killed kills
+    murdered murders assassinated portrayed portrays played plays performed performs recorded records designed
+    designs coined coins founded hosted hosts commissioned choreographed raps rapped""".split()
+)
+_CLAUSE = frozenset("if when who whom what which where while before after because and or that than".split())
+_TITLE_KIND = re.compile(
+    r"^(?:the\s+)?(?:song|single|film|movie|novel|book|poem|play|musical|album|show|series)\s+", re.I
+)
+
+
+def _agent_object(item: Item, rest: str) -> str:
+    """The object of the person's act, written as English: the passage's title quoted and in its capitals ("sang
+    the song should have been a cowboy" gave a garbled question); NotApplicable when the rest of the question
+    holds a name written in lower case, a second clause, or more than the act and its object."""
+    verb, _, obj = rest.partition(" ")
+    if verb.lower() not in PERSON_VERBS:
+        raise NotApplicable(f"'{verb}' is not an act that needs a person")
+    kind = _TITLE_KIND.match(obj)
+    bare = obj[kind.end() :] if kind else obj
+    core = title_core(item.title) if item.title else ""
+    if core and bare.casefold().strip(" ?") == core.casefold() and not item.multi:
+        return f'{verb} {obj[: kind.end()] if kind else ""}"{core}"'
+    words = re.findall(r"[A-Za-z']+", obj)
+    if set(w.lower() for w in words) & _CLAUSE or len(words) > 6:
+        raise NotApplicable("the rest of the question has a second clause or a long unquoted title")
+    text = " ".join(item.passages)
+    for w in words:
+        if len(w) < 3 or w.lower() in _CLAUSE | {"the", "for", "with", "from", "most", "first"}:
+            continue
+        if not re.search(rf"\b{re.escape(w.lower())}\b", text) or re.search(
+            rf"(?<![.!?\"“]\s)(?<!^)\b{re.escape(w.capitalize())}\b", text
+        ):
+            raise NotApplicable(f"'{w}' may be a name (or a misspelling) the question writes in lower case")
+    return rest
+
+
 @lever(FP, tx.HIGH, "Inanimate Agent Verb", QUERY)
 def inanimate_agent(item: Item) -> Proposal:
+    """ "Which prime number sang ...?": an abstract thing performing an act only a person can (sing, write,
+    paint, marry ...; not "who is", "who won", "who owns", which a team or a company can be said to do)."""
     m = _WHO.match(question_body(item.query))
-    if not m:
-        raise NotApplicable("the query is not a 'who' question")
-    rest = ("is " if m.group("wh").lower() == "who's" else "") + m.group("rest")
+    if not m or m.group("wh").lower() != "who":
+        raise NotApplicable("the query is not a 'who <verb>' question")
+    if item.atype not in (at.PERSON, at.ORGANISATION):
+        raise NotApplicable("the answer is not a person or a group")
+    rest = _agent_object(item, m.group("rest"))
     query = as_question(f"{item.rng.choice(NON_AGENTS)} {rest}")
     return Proposal(
         query, list(item.passages), "Asked which abstract, inanimate thing performed a person's act: a category error."
@@ -62,6 +105,8 @@ def misdated_work(item: Item) -> Proposal:
     core = re.search(r"\s+".join(re.escape(w) for w in title_core(item.title).split()), body[start:end], re.I)
     if possessive or core is None:
         raise NotApplicable("the work is named in a possessive")
+    if SECOND_REFERENT.search(item.passages[0]):
+        raise NotApplicable("the passage names another version or namesake the wrong year could point to")
     stated = {int(y) for p in item.passages for y in _YEAR.findall(p)}
     options = [
         y for d in (-3, -2, 2, 3) if (y := subject.year + d) <= LATEST_YEAR and all(abs(y - x) > 1 for x in stated)

@@ -40,7 +40,7 @@ def test_answer_variants_survive_missing_info():
         tx.MISSING_INFO, tx.MEDIUM, answers=["Beyonce"], original="Beyoncé sang it.", context="BEYONCÉ sang it."
     )
     assert "answer_variant_survives" in names(accents)
-    gone = cand(tx.MISSING_INFO, tx.HIGH, context="It spans the river.")
+    gone = cand(tx.MISSING_INFO, tx.HIGH, context="The bridge spans the river.")
     assert names(gone) == []
     assert names(cand(tx.MISSING_INFO, tx.LOW, context="The bridge was designed by Ada Lind in 1931.")) == []
 

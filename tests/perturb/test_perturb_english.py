@@ -156,11 +156,11 @@ BANQUO = {
 }
 
 
-@pytest.mark.parametrize("intensity", [tx.LOW, tx.MEDIUM])
-def test_no_person_coarsening_before_an_appositive(intensity):
-    lever = {tx.LOW: "Rougher Question, Exact Passage", tx.MEDIUM: "Answer Stated One Level Coarser"}[intensity]
+def test_no_person_coarsening_before_an_appositive():
     with pytest.raises(NotApplicable):
-        generate_programmatic(BANQUO, tx.GRANULARITY, intensity, 0, _pool(BANQUO), lever=lever)
+        generate_programmatic(
+            BANQUO, tx.GRANULARITY, tx.MEDIUM, 0, _pool(BANQUO), lever="Answer Stated One Level Coarser"
+        )
 
 
 LONELY = {
@@ -171,13 +171,11 @@ LONELY = {
 }
 
 
-@pytest.mark.parametrize(
-    "lever, intensity",
-    [("Rougher Question, Exact Passage", tx.LOW), ("Answer Stated One Level Coarser", tx.MEDIUM)],
-)
-def test_no_person_coarsening_after_a_noun(lever, intensity):
+def test_no_person_coarsening_after_a_noun():
     with pytest.raises(NotApplicable):
-        generate_programmatic(LONELY, tx.GRANULARITY, intensity, 0, _pool(LONELY), lever=lever)
+        generate_programmatic(
+            LONELY, tx.GRANULARITY, tx.MEDIUM, 0, _pool(LONELY), lever="Answer Stated One Level Coarser"
+        )
 
 
 def test_no_person_is_coarsened_to_a_role():
@@ -272,6 +270,7 @@ def test_answer_with_its_sentence_stop_keeps_the_stop():
         "source_id": "j",
         "query": "who sings i wanna be like you",
         "answers": ["Louis Prima."],
+        "title": "I Wan'na Be like You",
         "context": "The song was written by the Sherman brothers. It was performed by Louis Prima.",
     }
     out = generate_programmatic(row, tx.MISSING_INFO, tx.MEDIUM, 0, _pool(row), lever="Placeholder Entity Substitution")

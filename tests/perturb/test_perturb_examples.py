@@ -83,7 +83,14 @@ TAIL = " A sequel, Deadpool 3, is in development."
             None,
             "The Hobbit was written by a certain person. It appeared in 1937.",
         ),
-        (HOBBIT, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb", "Which empty box wrote the hobbit?", None),
+        (
+            dict(HOBBIT, title="The Hobbit"),
+            tx.FALSE_PREMISE,
+            tx.HIGH,
+            "Inanimate Agent Verb",
+            'Which empty box wrote "The Hobbit"?',  # the title quoted, in the passage's capitals
+            None,
+        ),
     ],
 )
 def test_exact_outputs(row, cls, intensity, lever, query, context):
@@ -120,8 +127,11 @@ SONG_POOL = DistractorPool.from_base(SONGS)
 
 
 def test_pronoun_lever_makes_the_subject_a_pronoun_and_medium_high_decline():
-    low = generate_programmatic(SONGS[0], tx.AMBIGUITY, tx.LOW, 0, SONG_POOL, lever="Salient-antecedent Pronoun")
-    assert low["perturbed_query"] == "Who sang it?" and low["perturbed_context"] == SONGS[0]["context"]
+    row = dict(SONGS[0], query="who sang the song yakety yak first")
+    low = generate_programmatic(row, tx.AMBIGUITY, tx.LOW, 0, SONG_POOL, lever="Salient-antecedent Pronoun")
+    assert low["perturbed_query"] == "Who sang it first?" and low["perturbed_context"] == SONGS[0]["context"]
+    with pytest.raises(NotApplicable, match="too little"):  # "Who sang it?" asks nearly nothing
+        generate_programmatic(SONGS[0], tx.AMBIGUITY, tx.LOW, 0, SONG_POOL, lever="Salient-antecedent Pronoun")
     for intensity in (tx.MEDIUM, tx.HIGH):  # a pronoun beside an unrelated added passage is no genuine ambiguity
         with pytest.raises(NotApplicable, match="none implemented"):
             generate_programmatic(SONGS[0], tx.AMBIGUITY, intensity, 0, SONG_POOL)

@@ -179,7 +179,8 @@ def test_placeholder_declines_phrases_around_a_name():
 @pytest.mark.parametrize(
     "query, ok",
     [
-        ("who sang holiday road", True),
+        ("who sang holiday road first", True),
+        ("who sang holiday road", False),  # "Who sang it?": too little of the question is left
         ("who sings holiday road by the eagles", False),  # "who sings it by the eagles"
         ("when do the new episodes of holiday road start", False),  # "the new episodes of it"
     ],
@@ -187,7 +188,7 @@ def test_placeholder_declines_phrases_around_a_name():
 def test_ambiguity_pronoun_stands_for_the_whole_name_only(query, ok):
     row = dict(ROAD, query=query)
     if ok:
-        assert gen(row, tx.AMBIGUITY, tx.LOW)["perturbed_query"] == "Who sang it?"
+        assert gen(row, tx.AMBIGUITY, tx.LOW)["perturbed_query"] == "Who sang it first?"
     else:
         with pytest.raises(NotApplicable):
             gen(row, tx.AMBIGUITY, tx.LOW)
@@ -288,7 +289,10 @@ def test_subject_deletion_leaves_no_dangling_reference(rest, ok):
         "source_id": "pk",
         "query": "who was the first elected president of pakistan",
         "answers": ["Iskander Mirza"],
-        "context": f"There have been eleven presidents of Pakistan. Iskander Mirza became the first one. {rest}",
+        "context": (
+            "There have been eleven presidents of Pakistan. "
+            f"Iskander Mirza became the first president of Pakistan. {rest}"
+        ),
     }
     pool = DistractorPool.from_base([row])
     lever = "Answer and Subject Sentences Deleted"
@@ -352,17 +356,16 @@ def test_placeholder_replaces_a_person_name_standing_alone():
     )
 
 
-def test_rougher_question_asks_roughly_how_many_only():
+def test_granularity_low_is_out_of_rotation():
     row = {
         "source_id": "rq",
         "query": "how many arches does the bridge have",
         "answers": ["38"],
         "context": "The old bridge has 38 arches. It was built of stone.",
     }
-    out = _lever(row, tx.GRANULARITY, tx.LOW, "Rougher Question, Exact Passage")
-    assert out["perturbed_query"] == "Roughly how many arches does the bridge have?"
-    with pytest.raises(NotApplicable):  # the year alone would be scored against the full date
-        _lever(OPENING, tx.GRANULARITY, tx.LOW, "Rougher Question, Exact Passage")
+    # "Roughly how many arches ...?" of an exact 38: a nominal gap (blind review: 4 of 7 borderline)
+    with pytest.raises(NotApplicable, match="none implemented"):
+        _lever(row, tx.GRANULARITY, tx.LOW, None)
 
 
 @pytest.mark.parametrize("before", ["all", "these", "the"])
@@ -445,6 +448,7 @@ def test_placeholder_declines_a_name_in_apposition_to_a_noun():
         "source_id": "ap",
         "query": "who sings it's my party",
         "answers": ["Lesley Gore"],
+        "title": "It's My Party (Lesley Gore song)",
         "context": (
             "The song was first recorded in 1963. In 1963, American singer Lesley Gore's version hit number one."
         ),
@@ -458,16 +462,17 @@ def test_placeholder_declines_a_name_in_apposition_to_a_noun():
 
 @pytest.mark.parametrize(
     "sentence",
-    ["Christmas 2009 was a white Christmas in Britain.", "The Punishment Act, 2009 is an act of Parliament."],
+    ["Christmas 2009 was a white Christmas in Britain.", "The Punishment Act, 2009 is an act of Britain."],
 )
 def test_century_declines_a_year_that_follows_a_name(sentence):
     row = {
         "source_id": "yn",
-        "query": "when did it happen",
+        "query": "when did it happen in britain",
         "answers": ["2009"],
         "context": f"{sentence} It was noted.",
     }
-    with pytest.raises(NotApplicable):  # "Christmas the 21st century", "the Punishment Act, the 21st century"
+    # "Christmas the 21st century", "the Punishment Act, the 21st century"
+    with pytest.raises(NotApplicable, match="follows a name"):
         _lever(row, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")
     ok = dict(row, context="The snow fell in 2009 across Britain. It was noted.")
     assert (
@@ -510,7 +515,10 @@ RELEASED = {
     ],
 )
 def test_false_premise_medium_asks_why_a_released_work_never_was(title, context, query):
-    row = dict(RELEASED, title=title, context=context)
+    # the question's answer stated in the passage (else the source gate declines it for every lever)
+    answer = {"To Kill a Mockingbird": "Harper Lee", "American Idol": "Simon Fuller", "Push It": "Salt-n-Pepa"}
+    row = dict(RELEASED, title=title, context=context, answers=[answer.get(title, "Brooks & Dunn")])
+    row["query"] = f"who made {title.lower()}" if title in answer else row["query"]
     out = gen(row, tx.FALSE_PREMISE, tx.MEDIUM)
     assert out["lever_selected"] == "Stopped vs. Never Started"
     assert out["perturbed_query"] == query and out["perturbed_context"] == context

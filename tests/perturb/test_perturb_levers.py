@@ -27,25 +27,28 @@ from refusalbench.perturb.text import contains_any, is_clean, raw_contains_any, 
 from tests.perturb.conftest import generate_all
 
 MIN_COVERAGE_SINGLE = 0.7
-# cells where declining is the design (measured on this 300-question sample: Ambiguity 4 / 0 / 0 %; Contradiction
-# 28 / 5 / 0.3 % (dates, years and figures only, restated in a short plain sentence; HIGH a tenfold figure only);
-# FalsePremise 0.7 / 3 / 33 % (LOW: a work the passage dates, named in the query; MEDIUM: a work the passage
-# says was released, published or aired in a given year;
-# HIGH: "who" questions only); Granularity 1 / 9 / 0 % (LOW "roughly how many" of a figure of 20 or more;
-# MEDIUM an exact date, a year or a figure of 100 or more; HIGH no rule-based lever); Epistemic 0.7 / 10 / 11 %
-# (a work or building the passage's opening sentence names)). The thinnest non-empty cells must still produce
-# something.
+# cells where declining is the design (measured on this 300-question sample, after the source gate that declines a
+# question whose passage does not clearly state its answer: Ambiguity 1.3 / 0 / 0 % ("it" only with one salient
+# referent and enough question left); Contradiction 27 / 5 / 0.3 % (dates, years and figures only, restated in a
+# short plain sentence; HIGH a tenfold figure only); MissingInfo MEDIUM 34 % (the answer-sentence cut only for
+# who / when / where / how many questions with an answer of that kind); FalsePremise 0.3 / 3 / 1.7 % (LOW: a work
+# the passage dates, named in the query; MEDIUM: a work the passage says was released, published or aired in a
+# given year; HIGH: "who <sang / wrote / directed ...> <the passage's title>" only); Granularity 0 / 9 / 0 % (LOW
+# and HIGH have no rule-based lever; MEDIUM an exact date, a year or a figure of 100 or more); Epistemic
+# 0.7 / 10 / 10 % (a work or building the passage's opening sentence names)). The thinnest non-empty cells must
+# still produce something.
 MIN_COVERAGE_CELL = {
-    (tx.AMBIGUITY, tx.LOW): 0.03,
+    (tx.AMBIGUITY, tx.LOW): 0.01,
     (tx.AMBIGUITY, tx.MEDIUM): 0.0,
     (tx.AMBIGUITY, tx.HIGH): 0.0,
     (tx.CONTRADICTION, tx.LOW): 0.2,
     (tx.CONTRADICTION, tx.MEDIUM): 0.03,
     (tx.CONTRADICTION, tx.HIGH): 0.003,
+    (tx.MISSING_INFO, tx.MEDIUM): 0.3,
     (tx.FALSE_PREMISE, tx.LOW): 0.003,
     (tx.FALSE_PREMISE, tx.MEDIUM): 0.01,
-    (tx.FALSE_PREMISE, tx.HIGH): 0.25,
-    (tx.GRANULARITY, tx.LOW): 0.003,
+    (tx.FALSE_PREMISE, tx.HIGH): 0.01,
+    (tx.GRANULARITY, tx.LOW): 0.0,
     (tx.GRANULARITY, tx.MEDIUM): 0.05,
     (tx.GRANULARITY, tx.HIGH): 0.0,
     (tx.EPISTEMIC, tx.LOW): 0.003,
@@ -54,7 +57,8 @@ MIN_COVERAGE_CELL = {
 }
 # multi-passage: the query-side levers do not apply where the target is the context (Ambiguity, Epistemic,
 # Granularity LOW); context-only coarsening needs a date or figure in a slot a coarser description fits;
-# Contradiction replaces a noise passage with the restated answer sentence (measured 29 / 3 / 0.7 %)
+# Contradiction replaces a noise passage with the restated answer sentence (measured 25 / 2.7 / 0.7 %);
+# MissingInfo MEDIUM 37 % (as single); FalsePremise HIGH 0 % (the title it quotes is a single passage's)
 MIN_COVERAGE_MULTI = {
     tx.GRANULARITY: 0.0,
     (tx.GRANULARITY, tx.MEDIUM): 0.05,
@@ -64,6 +68,7 @@ MIN_COVERAGE_MULTI = {
     (tx.CONTRADICTION, tx.HIGH): 0.003,
     (tx.FALSE_PREMISE, tx.LOW): 0.0,
     (tx.FALSE_PREMISE, tx.MEDIUM): 0.0,
+    (tx.FALSE_PREMISE, tx.HIGH): 0.0,
 }
 
 
@@ -209,7 +214,14 @@ def test_requested_lever_is_used_or_refused(single_rows, pool):
 
 def test_catalogue_restricts_the_choice(single_rows, pool):
     base_only = load_catalogue()
-    row = next(r for r in single_rows if r["query"].lower().startswith("who "))
+
+    def inanimate_agent_applies(row):
+        try:
+            return bool(generate_programmatic(row, tx.FALSE_PREMISE, tx.HIGH, 1, pool))
+        except NotApplicable:
+            return False
+
+    row = next(r for r in single_rows if inanimate_agent_applies(r))
     with pytest.raises(NotApplicable):
         generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 1, pool, catalogue=base_only)  # only our own lever there
     out = generate_programmatic(row, tx.FALSE_PREMISE, tx.HIGH, 1, pool, catalogue=base_only)
@@ -217,19 +229,15 @@ def test_catalogue_restricts_the_choice(single_rows, pool):
 
 
 def test_no_answer_in_passage(pool):
-    """Only the query-only FalsePremise HIGH levers, which need no answer, apply (e.g. long GaRAGe answers); LOW
-    must keep a stated answer answerable, so it needs one."""
+    """A question whose passage states no gold answer is declined for every lever, the query-only ones
+    included (e.g. long GaRAGe answers): no item of it can be judged against its answer."""
     row = {
         "source_id": "x",
-        "query": "who wrote it",
+        "query": "who wrote the book",
         "answers": ["Nobody Known"],
         "context": "The book appeared in 1901.",
     }
     for cls, intensity in tx.cells():
-        if cls == tx.FALSE_PREMISE and intensity == tx.HIGH:
-            out = generate_programmatic(row, cls, intensity, 1, pool)
-            assert out["perturbed_context"] == row["context"] and out["perturbed_query"] != row["query"]
-            continue
         with pytest.raises(NotApplicable):
             generate_programmatic(row, cls, intensity, 1, pool)
 

@@ -1,0 +1,133 @@
+"""The source-item gate: is the original answer clearly stated by the passage for this query?
+
+A perturbation is only as valid as its source: where the gold answer is not stated in the passage, or
+the passage states it in a sentence unrelated to what the query asks about, or the answer is not the
+kind of thing the question asks for ("in Eurasia" for "when did the soviet union start and end"), no
+lever can make a valid item (a LOW item would not be answerable with the gold answer, a MEDIUM/HIGH item
+would remove or blur what was never clearly there). `weak_grounding` names the reason such a question is
+declined for every lever; the engine calls it before any lever runs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from refusalbench.perturb import answer_types as at
+from refusalbench.perturb.base import Item
+from refusalbench.perturb.distractors import STOPWORDS
+from refusalbench.perturb.text import contains, contains_any, question_body, split_sentences
+
+_WH_WHEN = re.compile(r"^(?:when|what year|which year|in what year|in which year)\b", re.I)
+_WH_HOW_MANY = re.compile(r"^how\s+many\b", re.I)
+_WH_WHO = re.compile(r"^(?:who|whom|who's)\b", re.I)
+# words that place an answer in time without a figure ("during the Cold War", "in the spring")
+_TIME_WORDS = re.compile(
+    r"\b(?:century|centuries|decade|decades|era|age|period|war|reign|dynasty|revolution|spring|summer|autumn|"
+    r"fall|winter|season|ago|times|morning|evening|night|day|week|month|year|years|bc|bce|ad|ce)\b",
+    re.I,
+)
+_MONTH = re.compile(r"\b(?:" + "|".join(m[:3] for m in at.MONTHS) + r")[a-z]*\b", re.I)
+_PRONOUN_OPENING = re.compile(r"^[\"'“(]*(?:It|He|She|They|Its|His|Her|Their|This|These|The)\b")
+# the kind noun of a name ("Harlem River", "Battle of Antietam"): the query naming the kind gives nothing away
+_KIND_NOUNS = at.PLACE_WORDS | at.ORG_WORDS | frozenset("battle war mall house hall tower castle bridge palace".split())
+_QUERY_NOISE = frozenset("name first last many much new old number called known mean means".split())
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if (len(w) > 2 or w.isdigit()) and w not in STOPWORDS}
+
+
+def _same_word(a: str, b: str) -> bool:
+    """The same word up to an ending ("age" / "ages", "open" / "opened"; "arive" / "arrived" is not caught)."""
+    short, long_ = sorted((a, b), key=len)
+    if short == long_ or long_ in (short + "s", short + "es"):
+        return True
+    return (len(short) >= 4 and long_.startswith(short)) or (len(short) >= 6 and long_[:5] == short[:5])
+
+
+def _shares(sentence: str, words: set[str]) -> bool:
+    have = _words(sentence)
+    return any(_same_word(w, h) for w in words for h in have)
+
+
+def answer_words(item: Item) -> set[str]:
+    """Content words of the stated answers (names, figures, title words)."""
+    return set().union(*(_words(a) for a in item.answers)) if item.answers else set()
+
+
+def _fits_question(item: Item) -> Optional[str]:
+    """A reason when the stated answer is not the kind of thing the question asks for."""
+    body = question_body(item.query)
+    anchor = item.anchor or ""
+    if _WH_WHEN.match(body) and item.atype not in (at.DATE, at.YEAR, at.NUMBER):
+        if not (re.search(r"\d", anchor) or _MONTH.search(anchor) or _TIME_WORDS.search(anchor)):
+            return f"a 'when' question whose stated answer {anchor!r} is not a time"
+    if _WH_HOW_MANY.match(body) and not re.search(r"\d", anchor) and at.parse_number(anchor) is None:
+        return f"a 'how many' question whose stated answer {anchor!r} is not a figure"
+    if _WH_WHO.match(body) and item.atype in (at.DATE, at.YEAR, at.NUMBER):
+        return f"a 'who' question whose stated answer {anchor!r} is a date or figure"
+    return None
+
+
+def _name_words(answer: str, vocabulary: frozenset[str]) -> set[str]:
+    """Capitalised words and years of an answer that are not common nouns of the passage ("Jakkur", "2017")."""
+    words = set()
+    for w in re.findall(r"[A-Za-z][\w'’-]*|\d{4}", answer):
+        if w.isdigit() or (w[:1].isupper() and len(w) >= 3 and w.lower() not in STOPWORDS):
+            if w.isdigit() or (w.lower() not in vocabulary and w.lower() not in _KIND_NOUNS):
+                words.add(w.lower())
+    return words
+
+
+def _given_away(item: Item) -> str:
+    """The answer's name word or year the query already holds, when every stated answer has one."""
+    query = set(re.findall(r"[a-z0-9]+", item.query.lower()))
+    stated = [a for a in item.answers if any(contains(item.passages[i], a) for i in item.signal)]
+    hits = [_name_words(a, item.vocabulary) & query for a in stated]
+    if stated and all(hits):
+        return ", ".join(sorted(set().union(*hits)))
+    return ""
+
+
+def weak_grounding(item: Item) -> Optional[str]:
+    """Why the passage does not clearly state a gold answer for the query (None when it does).
+
+    Declined: no answer string in a signal passage; a query that already names the answer (every
+    stated answer has a name word or year the query holds: "... jakkur campus" of "Jakkur, Bangalore"); an answer
+    of the wrong kind for the question; and an answer that no sentence ties to the query's subject (no
+    answer sentence shares a content word of the query, nor, for one opening with a pronoun, an earlier
+    sentence, nor the passage's title, nor any sentence of a passage about the answer itself).
+    """
+    if not item.anchor:
+        return "no answer string occurs in the (signal) passage"
+    query = _words(item.query) - _QUERY_NOISE
+    given = _given_away(item)
+    if given:
+        return f"the query already names the answer ({given})"
+    wrong = _fits_question(item)
+    if wrong:
+        return wrong
+    subject = query - answer_words(item)
+    if not subject:
+        return "the query has no content word besides the answer's"
+    for i in item.signal:
+        sents = split_sentences(item.passages[i])
+        answer_is_subject = bool(sents) and (
+            contains_any(sents[0], item.answers) or bool(item.title and contains_any(item.title, item.answers))
+        )
+        for k, s in enumerate(sents):
+            if not contains_any(s, item.answers):
+                continue
+            if _shares(s, subject):
+                return None
+            # "It was then released on ...": the sentence goes on about a subject named before it
+            if k and _PRONOUN_OPENING.match(s) and any(_shares(x, subject) for x in sents[:k]):
+                return None
+        # a passage whose title is what the query asks about ("Hacksaw Ridge": "Andrew Garfield stars as ...")
+        if item.title and not item.multi and _shares(item.title, subject):
+            return None
+        # a passage about the answer itself ("Megan Park (born 1986) is ...") that says what the query asks
+        if answer_is_subject and any(_shares(x, subject) for x in sents):
+            return None
+    return "no sentence stating the answer is about what the query asks (it shares none of its content words)"
