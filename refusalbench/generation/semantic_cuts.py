@@ -28,8 +28,13 @@ _NAME_WORD = re.compile(r"[A-Z][\w'’-]*")
 _PERSONAL = r"(?:It|He|She|They|Its|His|Her|Their|Him|Them)"
 _DEMONSTRATIVE = r"(?:This|These|Those|That|Such|The latter|The former|The same)"
 _OPENS_PRONOUN = re.compile(rf"^[\"'“(]*(?:{_PERSONAL}|{_DEMONSTRATIVE})\b")
-# a pronoun after a short opening phrase ("Since 2009, he has been ..."), or a phrase pointing back ("by this time")
-_EARLY_PRONOUN = re.compile(r"^[^,;]{0,40},\s+(?:he|she|it|they|his|her|its|their)\b")
+# in a new opening sentence: a personal pronoun, an early "also", or a phrase pointing back ("by this time")
+_EARLY_PRONOUN = re.compile(
+    r"^[^,;]{0,40},\s+(?:he|she|it|they|his|her|its|their)\b"  # "Since 2009, he has been ..."
+    r"|\b(?:he|she|his|her|hers|him|they|their|them)\b"  # "The single was his fifth release"
+    r"|^(?:\S+\s+){0,4}also\b",  # "The song was also used ..."
+    re.I,
+)
 _POINTS_BACK = re.compile(r"\b(?:this|these|those|the same|the latter|the former)\b", re.I)
 _OPENS_DEMONSTRATIVE = re.compile(rf"^[\"'“(]*{_DEMONSTRATIVE}\b")
 
@@ -89,7 +94,7 @@ def dangling_opening_pronoun(c: Any) -> Optional[str]:
             i = position.get(_norm(s))
             if i is None or i == 0 or _norm(before[i - 1]) in kept:
                 continue  # a new or changed sentence, the original opening, or its antecedent is still there
-            if j == 0 and (_OPENS_PRONOUN.match(s) or _EARLY_PRONOUN.match(s) or _POINTS_BACK.search(s)):
+            if j == 0 and (_OPENS_PRONOUN.match(s) or _EARLY_PRONOUN.search(s) or _POINTS_BACK.search(s)):
                 return f"the passage now opens with a pronoun whose antecedent was cut: {s[:60]!r}"
             if _OPENS_DEMONSTRATIVE.match(s):
                 return f"a demonstrative follows a cut sentence it referred to: {s[:60]!r}"

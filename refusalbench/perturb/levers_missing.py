@@ -31,7 +31,6 @@ from refusalbench.perturb.text import (
     capitalise,
     contains,
     contains_any,
-    question_body,
     split_sentences,
     tidy,
 )
@@ -112,39 +111,9 @@ def _mask(text: str, answers: list[str], stand_in: str, tokens: list[str] = ()) 
 # -- MEDIUM ------------------------------------------------------------------------------------
 
 
-# a wh-question and the answer kinds it asks for; the cut removes a name, a place, a time or a figure
-_EXCISABLE = (
-    (re.compile(r"^(?:who|whom|who's)\b", re.I), (at.PERSON, at.ORGANISATION)),
-    (re.compile(r"^(?:when|what year|which year|in what year|in which year)\b", re.I), (at.DATE, at.YEAR)),
-    (re.compile(r"^where\b", re.I), (at.PLACE,)),
-    (re.compile(r"^how (?:many|much)\b", re.I), (at.NUMBER,)),
-)
-
-
-@lever(MI, tx.MEDIUM, "Answer Clause Excised", CONTEXT)
-def answer_clause_excised(item: Item) -> Proposal:
-    """Delete every sentence stating the answer, where the cut leaves a clear gap: the question asks who,
-    when, where or how many and the answer is of that kind (a cut answer to "what happens when ..." left
-    the rest of the passage explaining it), and the passage keeps a sentence about the query's subject
-    (else nothing of the topic is left: the HIGH change). The engine's detectors decline a cut that leaves
-    a surname or a dangling "It"/"This ..." opening."""
-    item.need_anchor()
-    body = question_body(item.query)
-    if not any(wh.match(body) and item.atype in kinds for wh, kinds in _EXCISABLE):
-        raise NotApplicable("the question is not who/when/where/how many with an answer of that kind")
-    subject = item.query_words() - {w for a in item.answers for w in re.findall(r"[a-z0-9]+", a.lower())}
-
-    def edit(passage: str) -> str:
-        new = _drop(passage, lambda s: contains_any(s, item.answers))
-        if new != passage and not any(contains(s, w) for s in split_sentences(new) for w in subject):
-            raise NotApplicable("no sentence about the query's subject is left; that is the HIGH change")
-        return new
-
-    passages = item.edit_signal(edit)
-    return _proposal(
-        item, passages, "Deleted every sentence that states an answer; the rest of the passage is unchanged."
-    )
-
+# "Answer Clause Excised" (every answer sentence deleted) is out of the rotation: in blind review and in a
+# later self-review the cut too often left the answer implied (a surname, another date or singer that answers
+# the question, the rest still explaining "what happens") or a passage opening on "He ..." / "The single was his".
 
 # a name: capitalised words, optionally joined by short lower-case particles ("Isle of Man", "Leonardo da Vinci")
 _BARE_NAME = re.compile(

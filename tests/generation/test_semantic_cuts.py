@@ -53,6 +53,12 @@ def test_a_passage_left_opening_on_a_pronoun_whose_antecedent_was_cut():
     assert "dangling_opening_pronoun" in names(coach, "Since 2009, he has been the head coach of Kentucky.", ["x"])
     ipo = "Starbucks went public in June 1992. The market value was $271 million by this time."
     assert "dangling_opening_pronoun" in names(ipo, "The market value was $271 million by this time.", ["x"])
+    cash = '"Guns" is a 1958 single by Johnny Cash. The single was his fifth number one. It was covered in 2001.'
+    assert "dangling_opening_pronoun" in names(
+        cash, "The single was his fifth number one. It was covered in 2001.", ["x"]
+    )
+    road = "Holiday Road is a 1983 song. The song was also used in the sequels."
+    assert "dangling_opening_pronoun" in names(road, "The song was also used in the sequels.", ["x"])
     kept = "The institute was established in 1989. It has six units."
     assert "dangling_opening_pronoun" not in names(kept + " Jakkur is its home.", kept, ["Jakkur"])
 

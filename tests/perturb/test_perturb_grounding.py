@@ -79,56 +79,16 @@ def test_a_grounded_question_passes_the_source_gate():
     assert _weak(it) is None  # "It reached ..." goes on about the fleet the sentence before names
 
 
-EXCISED = "Answer Clause Excised"
-
-
-def test_answer_clause_excised_needs_a_wh_question_of_the_answers_kind():
-    row = {
-        "source_id": "o",
-        "query": "what happens when an air mass is pushed up over a mountain range",
-        "answers": ["Orographic lift"],
-        "context": "Orographic lift occurs when an air mass is pushed up over rising terrain. "
-        "As the air mass gains altitude it cools and forms clouds over the mountain range.",
-    }
-    with pytest.raises(NotApplicable, match="not who/when/where/how many"):
-        _gen(row, tx.MISSING_INFO, tx.MEDIUM, EXCISED)
-
-
-def test_answer_clause_excised_declines_a_surname_left_behind():
+def test_answer_clause_excised_is_out_of_rotation():
     row = {
         "source_id": "b",
         "query": "who was the longest serving chief minister in india",
         "answers": ["Jyoti Basu"],
         "context": "The longest serving chief minister in India was Jyoti Basu of West Bengal. "
-        "Basu was a member of the Politburo and served as chief minister until 2000.",
+        "He served as chief minister until 2000.",
     }
-    with pytest.raises(NotApplicable, match="answer_name_word_survives"):
-        _gen(row, tx.MISSING_INFO, tx.MEDIUM, EXCISED)
-
-
-def test_answer_clause_excised_declines_a_dangling_opening_and_keeps_a_clean_cut():
-    dangling = {
-        "source_id": "d",
-        "query": "where is the jawaharlal nehru research centre located",
-        "answers": ["Jakkur"],
-        "context": "The Jawaharlal Nehru research centre is located at Jakkur. "
-        "It was established by the government of India in 1989 as a research centre.",
-    }
-    with pytest.raises(NotApplicable, match="dangling_opening_pronoun"):
-        _gen(dangling, tx.MISSING_INFO, tx.MEDIUM, EXCISED)
-    clean = dict(
-        dangling,
-        context="The Jawaharlal Nehru research centre was established in 1989. "
-        "The research centre is located at Jakkur. The centre has six units.",
-    )
-    out = _gen(clean, tx.MISSING_INFO, tx.MEDIUM, EXCISED)
-    assert (
-        out["perturbed_context"]
-        == "The Jawaharlal Nehru research centre was established in 1989. The centre has six units."
-    )
-    gone = dict(clean, context="The research centre is located at Jakkur. Work began in 1989.")
-    with pytest.raises(NotApplicable, match="HIGH change"):  # nothing about the centre is left
-        _gen(gone, tx.MISSING_INFO, tx.MEDIUM, EXCISED)
+    with pytest.raises(NotApplicable, match="no programmatic implementation"):
+        _gen(row, tx.MISSING_INFO, tx.MEDIUM, "Answer Clause Excised")
 
 
 POEM = {
