@@ -15,6 +15,7 @@ from typing import Optional
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
+from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.subject import work_subject
 from refusalbench.perturb.text import as_question, contains, contains_any, split_sentences
 
@@ -179,6 +180,13 @@ def salient_pronoun(item: Item) -> Proposal:
     query = pronoun_query(item.query, title, "it")
     if len(query.split()) < 4:
         raise NotApplicable("too little of the question is left besides the pronoun ('Who wrote it?')")
+    text = " ".join(item.passages)
+    for w in re.findall(r"[a-z]{2,}", query[1:].lower()):
+        if w in STOPWORDS or w in BEFORE or w in AFTER:
+            continue
+        if re.search(rf"\b{w}\b", text, re.I) and not re.search(rf"\b{w}\b", text):
+            # "When does it come out in us?": the passage writes "US"; beside a pronoun it reads as "us"
+            raise NotApplicable(f"'{w}' is a name or abbreviation the question writes in lower case")
     return Proposal(
         query,
         list(item.passages),

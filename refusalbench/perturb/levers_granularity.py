@@ -83,7 +83,21 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
             raise NotApplicable("the figure is already hedged ('more than 50'); a range would misstate it")
         if in_name is not None and in_name.search(passage):
             raise NotApplicable("the year is part of a name ('the 1980 Summer Olympics')")
+        if item.atype in (at.DATE, at.YEAR) and any(
+            _CLOCK_BEFORE.search(passage[max(0, m.start() - 30) : m.start()])
+            for a in item.answers
+            if (pat := answer_pattern(a))
+            for m in pat.finditer(passage)
+        ):
+            raise NotApplicable("a time of day goes with the date ('at 8:20 p.m. on 25 September 2007')")
         new = coarsen_passage(item, passage, level, tokens)
+        lost = [
+            w for w in _unit_words(item) if len(re.findall(rf"\b{w}\b", new)) < len(re.findall(rf"\b{w}\b", passage))
+        ]
+        if lost:
+            raise NotApplicable(
+                f"the range would drop the figure's unit ('203 members' as 'between 200 and 300'): {lost}"
+            )
         if not _keeps_other_figures(item, passage, new):
             raise NotApplicable("the coarser wording would delete other facts (dates or figures) with the answer")
         if any(re.search(rf"(?<!\d){y}(?!\d)", new) for y in years):
@@ -97,6 +111,20 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
     if not item.multi:
         query = sharpened(item) or item.query
     return Proposal(query, passages, what)
+
+
+_CLOCK_BEFORE = re.compile(r"\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?\s*(?:on|,)?\s*$", re.I)
+
+
+def _unit_words(item: Item) -> set[str]:
+    """Words that follow the figure in a stated answer ("members" of "203 members", "years" of "over 3,800 years")."""
+    return {
+        w
+        for a in item.answers
+        if re.search(r"\d", a)
+        for w in re.findall(r"(?<=\d)\s+([a-z]+)", a)
+        if w not in at.SCALE_WORDS
+    }
 
 
 def _has_day(item: Item) -> bool:

@@ -155,3 +155,44 @@ def test_no_century_for_a_bracketed_year_after_a_title():
     }
     with pytest.raises(NotApplicable, match="bracketed year"):
         _gen(row, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")
+
+
+@pytest.mark.parametrize(
+    "query, answers, context, why",
+    [
+        (
+            "how many pennsylvania house of representatives are there",
+            ["203", "203 members"],
+            "The Pennsylvania House of Representatives is the lower house. There are 203 members, elected for two years.",
+            "unit",
+        ),
+        (
+            "when was the last time mount ruapehu erupted",
+            ["25 September 2007"],
+            "At about 8:20 p.m. on 25 September 2007, an eruption of Mount Ruapehu occurred without warning.",
+            "time of day",
+        ),
+    ],
+)
+def test_coarsening_keeps_the_unit_and_the_sentence(query, answers, context, why):
+    row = {"source_id": "u", "query": query, "answers": answers, "context": context, "title": "Pennsylvania House"}
+    with pytest.raises(NotApplicable, match=why):  # "There are between 200 and 300, elected", "p.m. In the 2000s"
+        _gen(row, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")
+
+
+def test_pronoun_declines_a_name_written_in_lower_case():
+    row = {
+        "source_id": "dogs",
+        "query": "when does isle of dogs come out in us",
+        "answers": ["March 23, 2018"],
+        "title": "Isle of Dogs (film)",
+        "context": "Isle of Dogs is a 2018 stop-motion film. It came out in the US on March 23, 2018.",
+    }
+    with pytest.raises(NotApplicable, match="lower case"):  # "When does it come out in us?"
+        _gen(row, tx.AMBIGUITY, tx.LOW, "Salient-antecedent Pronoun")
+    fine = dict(
+        row, query="when does isle of dogs come out in the cinema", context=row["context"] + " A cinema run followed."
+    )
+    assert _gen(fine, tx.AMBIGUITY, tx.LOW, "Salient-antecedent Pronoun")["perturbed_query"] == (
+        "When does it come out in the cinema?"
+    )
