@@ -237,6 +237,10 @@ def missing_temporal_adjunct(item: Item) -> Proposal:
             body = answer_pattern(a)
             if body is None:
                 continue
+            # "began airing on October 10, 2017, on The CW": the date's closing comma goes with it
+            text = re.sub(
+                r"(?<!,)\s" + _TEMPORAL_PREP[len(r"(?:,\s*)?") :] + body.pattern + r",(?=\s)", "", text, flags=re.I
+            )
             text = re.sub(_TEMPORAL_PREP + body.pattern, "", text, flags=re.I)
             text = re.sub(r"\(\s*born\s+" + body.pattern + r"\s*\)", "", text, flags=re.I)
         # a cut opening phrase leaves ", the Roosevelt administration ...": drop the comma, capitalise

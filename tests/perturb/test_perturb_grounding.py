@@ -163,7 +163,7 @@ def test_no_century_for_a_bracketed_year_after_a_title():
         (
             "how many pennsylvania house of representatives are there",
             ["203", "203 members"],
-            "The Pennsylvania House of Representatives is the lower house. There are 203 members, elected for two years.",
+            "The Pennsylvania House is the lower house. There are 203 members, elected for two years.",
             "unit",
         ),
         (
@@ -196,3 +196,16 @@ def test_pronoun_declines_a_name_written_in_lower_case():
     assert _gen(fine, tx.AMBIGUITY, tx.LOW, "Salient-antecedent Pronoun")["perturbed_query"] == (
         "When does it come out in the cinema?"
     )
+
+
+def test_temporal_adjunct_takes_the_date_s_closing_comma_with_it():
+    row = {
+        "source_id": "f",
+        "query": "when will the flash season 4 be released",
+        "answers": ["October 10, 2017"],
+        "title": "The Flash (season 4)",
+        "context": "The fourth season of The Flash was ordered in 2017. "
+        "The fourth season began airing on October 10, 2017, on The CW.",
+    }
+    out = _gen(row, tx.MISSING_INFO, tx.MEDIUM, "Missing Temporal Adjunct")
+    assert out["perturbed_context"].endswith("The fourth season began airing on The CW.")  # not "airing, on The CW"
