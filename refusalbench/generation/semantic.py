@@ -21,6 +21,10 @@ Detectors (names as recorded in the check table):
 - `broken_capitalisation`: a capitalised common word inside a sentence ("states that Ultimately, ...")
   or a sentence of new text starting in lower case.
 - `insertion_in_quotation`: new text put inside a quotation of the original.
+- `malformed_rival_value`: new text holds a value no careful writer would give (two months in one date,
+  "1965–64", "202 season", "in 3360", 130 %, an age over 130) that the original passages do not have
+  (not MissingInfo, which writes no value).
+- `name_case_changed`: new text copies a name in lower case ("states that player, from South Africa").
 """
 
 from __future__ import annotations
@@ -392,6 +396,22 @@ def insertion_in_quotation(c: Candidate) -> Optional[str]:
     return None
 
 
+def malformed_rival_value(c: Candidate) -> Optional[str]:
+    from refusalbench.generation.value_shape import new_shape_faults
+
+    if c.cls == tx.MISSING_INFO:
+        return None  # it removes text or swaps in another question's passage; it writes no value
+    faults = new_shape_faults(c.added, c.original)
+    return f"malformed value in new text: {faults[0]}" if faults else None
+
+
+def name_case_changed(c: Candidate) -> Optional[str]:
+    from refusalbench.generation.value_shape import lowered_names
+
+    lowered = lowered_names(c.added, c.original)
+    return f"a name lost its capital: {lowered[0]}" if lowered else None
+
+
 DETECTORS = (
     answer_variant_survives,
     answer_uncontested,
@@ -400,6 +420,8 @@ DETECTORS = (
     frame_unsuitable,
     broken_capitalisation,
     insertion_in_quotation,
+    malformed_rival_value,
+    name_case_changed,
 )
 
 
