@@ -98,6 +98,7 @@ def chronology_free(sentence: str) -> None:
 
 # events held every few years: a year moved by one or two names an edition that never was
 _PERIODIC = re.compile(r"\b(?:olympi\w*|world cups?|games|elections?|census|commonwealth|biennale|expo)\b", re.I)
+_SENTENCE_OPENERS = frozenset("in on at by of for from since until during after before around about the".split())
 _ADDITIVE = re.compile(r"\b(?:also|again|too|as well|another|among|one of)\b", re.I)
 
 
@@ -115,7 +116,8 @@ def exclusive_year(sentence: str, year: str) -> None:
     for hit in re.finditer(rf"(?<!\d){year}(?!\d)", sentence):
         before = re.search(r"([A-Z][a-z]+)\s+$", sentence[: hit.start()])
         after = re.match(r"\s+[A-Z]", sentence[hit.end() :])
-        named = before and before.group(1) not in MONTHS and before.start() > 0
+        word = before.group(1) if before else ""
+        named = word and word not in MONTHS and (before.start() > 0 or word.lower() not in _SENTENCE_OPENERS)
         if after or named:
             raise NotApplicable("the year is part of a name ('the 1998 FIFA World Cup', 'Christmas 2009')")
 
@@ -171,6 +173,11 @@ _OPENER = re.compile(
     re.I,
 )
 PERIPHERAL_WORDS = 30
+_RELATIVE = re.compile(
+    r"\b(?:later|earlier|previous|following|next|prior|(?:a|one|two|three|\w+) (?:years?|months?|decades?) "
+    r"(?:later|earlier|after|before))\b",
+    re.I,
+)
 
 
 def peripheral_ok(item: Item, sentence: str, old: int, new: int) -> None:
@@ -182,6 +189,8 @@ def peripheral_ok(item: Item, sentence: str, old: int, new: int) -> None:
         raise NotApplicable("the side sentence does not start like a sentence")
     if _CONNECTIVE.match(sentence.strip()) or len(sentence.split()) > PERIPHERAL_WORDS:
         raise NotApplicable("the side sentence opens with a connective or is long")
+    if _RELATIVE.search(sentence):
+        raise NotApplicable("the side sentence dates its event against a neighbour ('a year later')")
     if _OPENER.match(sentence.strip()):
         raise NotApplicable("the side sentence opens on a phrase or a pointer back ('Featuring ...', 'This ...')")
     if _PERIODIC.search(sentence):

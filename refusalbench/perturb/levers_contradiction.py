@@ -141,18 +141,20 @@ def _conflict(
     alone: str = "",
     plain: bool = False,
     gate: Optional[Callable[[str, str], None]] = None,
+    contested: bool = True,
 ) -> Proposal:
     """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage.
-    `plain` (MEDIUM/HIGH) also requires a short, plain answer sentence (`plain_restatement`) stating the
-    answer alone (`gates.stated_once`); `gate(original, new)` adds the lever's own gates. The statement
-    must be well-formed (`gates.well_formed`)."""
+    `plain` also requires a short, plain answer sentence (`plain_restatement`), and unless `contested` is
+    False (LOW, where the answer stays) one that alone states the answer (`gates.stated_once`);
+    `gate(original, new)` adds the lever's own gates. The statement must be well-formed (`gates.well_formed`)."""
     if item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
         # an untyped phrase is replaced only by one of the same kind ("long bone" → "irregular bone")
         raise NotApplicable("the answer is an untyped phrase and the rival value is not of the same kind")
     original, new = restated(item, value, MAX_WORDS)
     if plain:
         plain_restatement(original, new, value)
-        gates.stated_once(item, original)
+        if contested:
+            gates.stated_once(item, original)
     if gate:
         gate(original, new)
     if _CONNECTIVE.match(original.strip()):
@@ -291,6 +293,7 @@ def fringe_source(item: Item) -> Proposal:
         FRINGE_SOURCE,
         "Added a clearly low-credibility source claiming {v}; the authoritative statement stays.",
         plain=True,
+        contested=False,
     )
 
 
@@ -312,8 +315,15 @@ def minor_rounding(item: Item) -> Proposal:
     value = rounded(num) if num else None
     if value is None:
         raise NotApplicable("the answer is not a number that rounding changes slightly")
+    if _WHEN.match(item.query) or _YEARLIKE.match(num.text):
+        raise NotApplicable("the figure is a year; a year is not rounded ('in Rome in 340')")
     return _conflict(
-        item, with_value(num, value), ROUNDED, "Restated the figure rounded to {v}, which agrees within rounding."
+        item,
+        with_value(num, value),
+        ROUNDED,
+        "Restated the figure rounded to {v}, which agrees within rounding.",
+        plain=True,
+        contested=False,
     )
 
 

@@ -174,3 +174,9 @@ def test_peripheral_clash_keeps_a_range_in_order():
     )
     m = re.search(r"from (\d{4}) through (\d{4})", added(r, gen(r, LOW, PERIPHERAL)))
     assert m and int(m.group(1)) < int(m.group(2)) and m.group(0) != "from 1944 through 1946"
+
+
+def test_date_clash_declines_a_year_inside_a_name():
+    r = row("when did it last snow on christmas day", ["2009"], "Christmas 2009 was a white Christmas in Britain.")
+    with pytest.raises(NotApplicable):
+        gen(r, MEDIUM, DATES)
