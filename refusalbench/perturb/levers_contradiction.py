@@ -150,6 +150,7 @@ def _conflict(
     if item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
         # an untyped phrase is replaced only by one of the same kind ("long bone" → "irregular bone")
         raise NotApplicable("the answer is an untyped phrase and the rival value is not of the same kind")
+    gates.grounded(item)
     original, new = restated(item, value, MAX_WORDS)
     if plain:
         plain_restatement(original, new, value)
@@ -335,6 +336,7 @@ _PERIPHERAL_YEAR = re.compile(r"(?<![\w,.–-])(1[5-9]\d\d|20[0-2]\d)(?![\w,–-
 @lever(CO, tx.LOW, "Peripheral Attribute Clash", NOISE)
 def peripheral_clash(item: Item) -> Proposal:
     item.need_anchor()
+    gates.grounded(item)
     passage = item.passages[item.answer_passages()[0]]
     sents = split_sentences(passage)
     options = [

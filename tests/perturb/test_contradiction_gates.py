@@ -180,3 +180,10 @@ def test_date_clash_declines_a_year_inside_a_name():
     r = row("when did it last snow on christmas day", ["2009"], "Christmas 2009 was a white Christmas in Britain.")
     with pytest.raises(NotApplicable):
         gen(r, MEDIUM, DATES)
+
+
+def test_clash_needs_an_answer_sentence_about_the_question():
+    r = row("how many nuclear power plants in washington state", ["3"], "The following 3 pages are in this category.")
+    for intensity, lever in ((LOW, "Fringe vs. Official Source"), (MEDIUM, "Equal-standing Value Clash")):
+        with pytest.raises(NotApplicable):
+            gen(r, intensity, lever)
