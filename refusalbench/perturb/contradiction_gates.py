@@ -72,17 +72,17 @@ def stated_once(item: Item, restated: str) -> None:
 
 
 def grounded(item: Item) -> None:
-    """Some sentence stating the answer shares a content word with the question besides the answer (else
-    the passage may not answer it at all: "The following 3 pages are in this category" for "how many
-    nuclear power plants ...", and no clash can make a careful reader decline what was never answerable)."""
+    """Some passage stating the answer shares a content word with the question besides the answer (else it
+    may not answer the question at all: "The following 3 pages are in this category" for "how many nuclear
+    power plants ...", where no clash can make a careful reader decline what was never answerable)."""
     from refusalbench.generation.semantic import content_words, variants_in
 
     answer = {_stem(w) for a in item.answers for w in content_words(a)}
     query = {_stem(w) for w in content_words(item.query)} - answer
-    for s in (s for i in item.signal for s in split_sentences(item.passages[i])):
-        if variants_in(s, item.answers) and {_stem(w) for w in content_words(s)} & query:
+    for p in (item.passages[i] for i in item.signal):
+        if variants_in(p, item.answers) and {_stem(w) for w in content_words(p)} & query:
             return
-    raise NotApplicable("no sentence stating the answer shares a word with the question")
+    raise NotApplicable("no passage stating the answer shares a word with the question")
 
 
 def passage_years(item: Item) -> list[int]:
