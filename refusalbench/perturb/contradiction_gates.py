@@ -214,7 +214,7 @@ def peripheral_ok(item: Item, sentence: str, old: int, new: int) -> None:
     answer_words = set().union(*(content_words(a) for a in item.answers)) if item.answers else set()
     if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", fold(sentence)) for w in answer_words):
         raise NotApplicable("the side sentence names part of an answer; a clash there touches the answer")
-    if len(content_words(sentence) & content_words(item.query)) >= 2:
+    if len({_stem(w) for w in content_words(sentence)} & {_stem(w) for w in content_words(item.query)}) >= 2:
         raise NotApplicable("the side sentence is about what the question asks; a clash there may touch the answer")
     if str(old) in item.query or str(new) in item.query or new > LATEST_YEAR:
         raise NotApplicable("the year is the question's own, or the moved year is in the future")

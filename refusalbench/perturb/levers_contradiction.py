@@ -288,13 +288,15 @@ def fringe_source(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype not in (at.DATE, at.YEAR, at.NUMBER):
         raise NotApplicable("only a date, year or figure has a rival value that is surely of the same kind")
+    value = other_figure(item)
     return _conflict(
         item,
-        other_figure(item),
+        value,
         FRINGE_SOURCE,
         "Added a clearly low-credibility source claiming {v}; the authoritative statement stays.",
         plain=True,
         contested=False,
+        gate=lambda original, new: [gates.exclusive_year(original, y) for y in _YEAR_TOKEN.findall(item.anchor_text)],
     )
 
 

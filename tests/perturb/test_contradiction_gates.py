@@ -178,8 +178,9 @@ def test_peripheral_clash_keeps_a_range_in_order():
 
 def test_date_clash_declines_a_year_inside_a_name():
     r = row("when did it last snow on christmas day", ["2009"], "Christmas 2009 was a white Christmas in Britain.")
-    with pytest.raises(NotApplicable):
-        gen(r, MEDIUM, DATES)
+    for intensity, lever in ((MEDIUM, DATES), (LOW, "Fringe vs. Official Source")):
+        with pytest.raises(NotApplicable):  # "Christmas 2011 was a white Christmas" would not contradict it
+            gen(r, intensity, lever)
 
 
 def test_clash_needs_an_answer_sentence_about_the_question():
