@@ -21,6 +21,10 @@ Detectors (names as recorded in the check table):
 - `broken_capitalisation`: a capitalised common word inside a sentence ("states that Ultimately, ...")
   or a sentence of new text starting in lower case.
 - `insertion_in_quotation`: new text put inside a quotation of the original.
+- `malformed_rival_value`: new text holds a value no careful writer would give (two months in one date,
+  "1965–64", "202 season", "in 3360", 130 %, an age over 130) that the original passages do not have
+  (not MissingInfo, which writes no value).
+- `name_case_changed`: new text copies a name in lower case ("states that player, from South Africa").
 - `answer_name_word_survives` and `dangling_opening_pronoun` (in `semantic_cuts`): a distinctive word
   of a multi-word answer (a surname) left after MissingInfo MEDIUM/HIGH removed the answer; a passage
   left opening on a pronoun, or a demonstrative left after a cut sentence, whose antecedent was cut.
@@ -396,6 +400,22 @@ def insertion_in_quotation(c: Candidate) -> Optional[str]:
     return None
 
 
+def malformed_rival_value(c: Candidate) -> Optional[str]:
+    from refusalbench.generation.value_shape import new_shape_faults
+
+    if c.cls == tx.MISSING_INFO:
+        return None  # it removes text or swaps in another question's passage; it writes no value
+    faults = new_shape_faults(c.added, c.original)
+    return f"malformed value in new text: {faults[0]}" if faults else None
+
+
+def name_case_changed(c: Candidate) -> Optional[str]:
+    from refusalbench.generation.value_shape import lowered_names
+
+    lowered = lowered_names(c.added, c.original)
+    return f"a name lost its capital: {lowered[0]}" if lowered else None
+
+
 DETECTORS = (
     answer_variant_survives,
     answer_uncontested,
@@ -404,6 +424,8 @@ DETECTORS = (
     frame_unsuitable,
     broken_capitalisation,
     insertion_in_quotation,
+    malformed_rival_value,
+    name_case_changed,
     answer_name_word_survives,
     dangling_opening_pronoun,
 )

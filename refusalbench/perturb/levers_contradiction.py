@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Callable, Optional
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
+from refusalbench.perturb import contradiction_gates as gates
 from refusalbench.perturb.base import (
     NOISE,
     Item,
@@ -72,7 +74,8 @@ _YEAR_TOKEN = re.compile(r"(?<!\d)(?:1[0-9]\d\d|20\d\d)(?!\d)")
 _AWKWARD_PUNCTUATION = re.compile(r"[—–;()\[\]]")
 _PREPOSITION_OPENER = re.compile(
     r"(?:to|in|on|at|by|as|after|before|during|from|since|until|with|when|while|following|according|upon|"
-    r"principal|originally|initially|later|today|currently|instead|despite|although|though|unlike)\b",
+    r"principal|originally|initially|later|today|currently|instead|despite|although|though|unlike|first|last|"
+    r"once|formerly|previously|recently)\b",
     re.I,
 )
 
@@ -122,26 +125,46 @@ def shifted_year(item: Item) -> str:
         raise NotApplicable("the answer does not hold exactly one year")
     stated = {y for a in item.answers for y in _YEAR_TOKEN.findall(a)}
     options = [str(int(years[0]) + d) for d in (-3, -2, -1, 1, 2, 3)]
-    options = [y for y in options if y not in stated and int(y) <= 2018]
+    options = [y for y in options if y not in stated and int(y) <= gates.LATEST_YEAR]
+    free = set(gates.years_free([int(y) for y in options], int(years[0]), item))
+    options = [y for y in options if int(y) in free]
     if not options:
-        raise NotApplicable("no nearby year is free")
+        raise NotApplicable("no nearby year is free (each passes or meets another year of the passage)")
     return _YEAR_TOKEN.sub(item.rng.choice(options), anchor, count=1)
 
 
-def _conflict(item: Item, value: str, templates, reason: str, alone: str = "", plain: bool = False) -> Proposal:
+def _conflict(
+    item: Item,
+    value: str,
+    templates,
+    reason: str,
+    alone: str = "",
+    plain: bool = False,
+    gate: Optional[Callable[[str, str], None]] = None,
+    contested: bool = True,
+) -> Proposal:
     """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage.
-    `plain` (MEDIUM/HIGH) also requires a short, plain answer sentence (`plain_restatement`)."""
+    `plain` also requires a short, plain answer sentence (`plain_restatement`), and unless `contested` is
+    False (LOW, where the answer stays) one that alone states the answer (`gates.stated_once`);
+    `gate(original, new)` adds the lever's own gates. The statement must be well-formed (`gates.well_formed`)."""
     if item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
         # an untyped phrase is replaced only by one of the same kind ("long bone" → "irregular bone")
         raise NotApplicable("the answer is an untyped phrase and the rival value is not of the same kind")
+    gates.grounded(item)
     original, new = restated(item, value, MAX_WORDS)
     if plain:
         plain_restatement(original, new, value)
+        if contested:
+            gates.stated_once(item, original)
+    if gate:
+        gate(original, new)
     if _CONNECTIVE.match(original.strip()):
         raise NotApplicable("the answer sentence opens with a connective ('However, ...') that cannot follow 'that'")
     template = item.rng.choice(templates) if isinstance(templates, tuple) else templates
     statement = end_sentence(template.format(s=item.embedded(new), a=item.anchor_text))
     standalone = end_sentence(alone.format(S=end_sentence(new), a=item.anchor_text)) if alone else statement
+    gates.well_formed(item, statement)
+    gates.well_formed(item, standalone)
     return Proposal(item.query, place(item, original, statement, standalone), reason.format(v=value))
 
 
@@ -160,7 +183,15 @@ def dual_dates(item: Item) -> Proposal:
         "Added an equally authoritative source dating the event to {v}.",
         AS_FACT,
         plain=True,
+        gate=lambda original, new: _dated(item, original),
     )
+
+
+def _dated(item: Item, original: str) -> None:
+    """A date clash needs a one-time fact dated against no other event (`contradiction_gates`)."""
+    gates.chronology_free(original)
+    for year in _YEAR_TOKEN.findall(item.anchor_text):
+        gates.exclusive_year(original, year)
 
 
 @lever(CO, tx.MEDIUM, "Equal-standing Value Clash", NOISE)
@@ -170,13 +201,15 @@ def equal_standing(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype != at.NUMBER:
         raise NotApplicable("only a numeric answer has a rival value that is surely of the same kind")
+    value = other_figure(item)
     return _conflict(
         item,
-        other_figure(item),
+        value,
         EQUAL_SOURCE,
         "Added an equally authoritative source giving {v} for the same figure.",
         AS_FACT,
         plain=True,
+        gate=lambda original, new: gates.count_unsettled(item, original, new, value),
     )
 
 
@@ -222,7 +255,11 @@ def magnitude_clash(item: Item) -> Proposal:
         raise NotApplicable("the answer is not a plain number")
     if any(_HEDGE.search(a) for a in item.aliases()):
         raise NotApplicable("the answer is hedged ('more than 200'); a tenfold rival would not contradict it")
+    if _WHEN.match(item.query) or re.search(r"\bseasons?\b", item.anchor, re.I):
+        raise NotApplicable("the figure is a year or season; a tenfold one is no year at all ('in 3360')")
     factor = 10.0 if num.value < 1000 or item.rng.random() < 0.5 else 0.1
+    if num.value * factor != round(num.value * factor):
+        raise NotApplicable("the figure has no exact tenth ('2017' would read '202')")
     value = with_value(num, num.value * factor)
     if value == item.anchor or contains_any(value, item.answers):
         raise NotApplicable("the scaled number cannot be written distinctly")
@@ -233,7 +270,11 @@ def magnitude_clash(item: Item) -> Proposal:
         "The same source also gives {v}, a tenfold different figure, so the statements cannot both hold.",
         SELF_CLASH_ALONE,
         plain=True,
+        gate=lambda original, new: gates.count_unsettled(item, original, new, value, high=True),
     )
+
+
+_WHEN = re.compile(r"\s*(?:when|what year|which year|in what year|what date|what time)\b", re.I)
 
 
 # -- LOW ---------------------------------------------------------------------------------------
@@ -247,12 +288,15 @@ def fringe_source(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype not in (at.DATE, at.YEAR, at.NUMBER):
         raise NotApplicable("only a date, year or figure has a rival value that is surely of the same kind")
+    value = other_figure(item)
     return _conflict(
         item,
-        other_figure(item),
+        value,
         FRINGE_SOURCE,
         "Added a clearly low-credibility source claiming {v}; the authoritative statement stays.",
         plain=True,
+        contested=False,
+        gate=lambda original, new: [gates.exclusive_year(original, y) for y in _YEAR_TOKEN.findall(item.anchor_text)],
     )
 
 
@@ -274,18 +318,27 @@ def minor_rounding(item: Item) -> Proposal:
     value = rounded(num) if num else None
     if value is None:
         raise NotApplicable("the answer is not a number that rounding changes slightly")
+    if _WHEN.match(item.query) or _YEARLIKE.match(num.text):
+        raise NotApplicable("the figure is a year; a year is not rounded ('in Rome in 340')")
     return _conflict(
-        item, with_value(num, value), ROUNDED, "Restated the figure rounded to {v}, which agrees within rounding."
+        item,
+        with_value(num, value),
+        ROUNDED,
+        "Restated the figure rounded to {v}, which agrees within rounding.",
+        plain=True,
+        contested=False,
     )
 
 
 # a year in running text, not one that opens a name ("the 2017 NCAA Division I season", "2017 NFL season")
-_PERIPHERAL_YEAR = re.compile(r"(?<![\w,.])(1[5-9]\d\d|20[0-2]\d)(?![\w,])(?!\s+[A-Z0-9])")
+# nor one end of a range glued by a dash ("1963–64 season")
+_PERIPHERAL_YEAR = re.compile(r"(?<![\w,.–-])(1[5-9]\d\d|20[0-2]\d)(?![\w,–-])(?!\s+[A-Z0-9])")
 
 
 @lever(CO, tx.LOW, "Peripheral Attribute Clash", NOISE)
 def peripheral_clash(item: Item) -> Proposal:
     item.need_anchor()
+    gates.grounded(item)
     passage = item.passages[item.answer_passages()[0]]
     sents = split_sentences(passage)
     options = [
@@ -299,12 +352,26 @@ def peripheral_clash(item: Item) -> Proposal:
         raise NotApplicable("no non-answer sentence carries a year to disagree about")
     i, m = item.rng.choice(options)
     year = int(m.group(1))
-    new_year = year + item.rng.choice((-2, -1, 1, 2))
     sentence = sents[i]
+    shifts = [year + d for d in (-2, -1, 1, 2)]
+    item.rng.shuffle(shifts)
+    new_year, reason = None, NotApplicable("no moved year suits the side sentence")
+    for candidate in shifts:
+        try:
+            gates.peripheral_ok(item, sentence, year, candidate)
+        except NotApplicable as why:
+            reason = why
+            continue
+        new_year = candidate
+        break
+    if new_year is None:
+        raise reason
     changed = sentence[: m.start()] + str(new_year) + sentence[m.end() :]
     if contains_any(changed, item.answers) or len(sentence.split()) > MAX_WORDS:
         raise NotApplicable("the peripheral sentence is unsuitable")
     statement = end_sentence(PERIPHERAL.format(s=item.embedded(changed)))
+    gates.well_formed(item, statement)
+    gates.well_formed(item, end_sentence(changed))
     return Proposal(
         item.query,
         place(item, sentence, statement, end_sentence(changed)),

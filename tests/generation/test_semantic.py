@@ -179,3 +179,53 @@ def test_identical_texts_across_intensities_of_one_item():
     assert set(hits) == {1, 2} and all(h[0] == "identical_intensities" for h in hits.values())
     rows[2]["perturbed_context"] = "z."
     assert same_text_hits(rows) == {}
+
+
+def test_malformed_rival_value():
+    def added(text, original="The league began in 1963. It had ten teams.", cls=tx.CONTRADICTION):
+        return cand(cls, tx.LOW, original=original, context=original + " " + text)
+
+    bad = [
+        "Another account, however, states that the league followed in its 1965–64 season.",
+        "A second source, however, reports that it joined the bloc in March April 2018.",
+        "The same source also states that it was their Super Bowl-winning 202 season.",
+        "The same source also states that the first celebration was in Rome in 3360.",
+        "Another account states that coins were minted from 1946 through 1946.",
+        "Another account states that turnout was 130%.",
+        "Another account states that he died at the age of 245.",
+    ]
+    for text in bad:
+        assert "malformed_rival_value" in names(added(text)), text
+    good = [
+        "Another account, however, states that the league followed in its 1964–65 season.",
+        "A second source, however, reports that it joined the bloc in April 2018.",
+        "Another account states that coins were minted from 1944 through 1946.",
+        "The same source also states that there are 2030 members.",
+    ]
+    for text in good:
+        assert names(added(text)) == [], text
+    # a value the original passage itself has is not the generator's fault
+    assert names(added("Another account states that it ran in 3360 BC.", original="It ran in 3360 BC.")) == []
+
+
+def test_name_case_changed():
+    original = "Gary Player won in 1961. Player, from South Africa, was the first non-American to win it."
+    lowered = cand(
+        tx.CONTRADICTION,
+        tx.LOW,
+        original=original,
+        context=original + " Another account, however, states that player, from South Africa, was the first.",
+    )
+    assert "name_case_changed" in names(lowered)
+    kept = cand(
+        tx.CONTRADICTION,
+        tx.LOW,
+        original=original,
+        context=original + " Another account, however, states that Player, from South Africa, was the first.",
+    )
+    assert "name_case_changed" not in names(kept)
+    common = "The Eagles won in 2017. The season was their best. Season Two aired later."
+    plain = cand(
+        tx.CONTRADICTION, tx.LOW, original=common, context=common + " Another account states that the season was good."
+    )
+    assert "name_case_changed" not in names(plain)

@@ -1,0 +1,230 @@
+"""Gates of the Contradiction levers: what makes a clash valid, not only fluent.
+
+- the new statement is well-formed: every value of the form it replaces (one month to a date, a range that
+  ends after it starts, a full plausible year) and every copied name keeps its capital (`well_formed`);
+- MEDIUM/HIGH leave no answer uncontested: the answer, its other forms and a date's year are stated in no
+  sentence but the one the rival restates (`stated_once`);
+- nothing else in the passage settles the clash: a rival year keeps its order to every other year of the
+  passages (`order_kept`), the restated sentence ties the date to no other event ("after World War II",
+  `chronology_free`), and a count is not listed or restated elsewhere (`count_unsettled`);
+- LOW's side detail is mild and away from the answer (`peripheral_ok`).
+
+Each gate raises NotApplicable with its reason (the lever declines, counted).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Sequence
+
+from refusalbench.generation.value_shape import lowered_names, new_shape_faults
+from refusalbench.perturb import answer_types as at
+from refusalbench.perturb.base import Item, NotApplicable, starts_cleanly
+from refusalbench.perturb.text import normalise_space, split_sentences
+
+YEAR = re.compile(r"(?<![\d.])(?<!\d,)(1[0-9]\d\d|20\d\d)(?!\d)(?!,\d)")
+LATEST_YEAR = 2018  # the passages are from about 2018: a later "released" year reads as a mistake
+
+
+def well_formed(item: Item, statement: str) -> None:
+    """The new statement's values are well-formed for their kind and its copied names keep their case."""
+    faults = new_shape_faults([statement], item.passages)
+    if faults:
+        raise NotApplicable(f"the rival value is malformed ({faults[0]})")
+    lowered = lowered_names([statement], item.passages)
+    if lowered:
+        raise NotApplicable(f"the restated sentence lowers a name ({lowered[0]})")
+
+
+def _same(sentence: str, restated: str) -> bool:
+    a, b = normalise_space(sentence).rstrip(" ."), normalise_space(restated).rstrip(" .")
+    return bool(b) and (b in a or a in b)
+
+
+def other_sentences(item: Item, restated: str) -> list[str]:
+    """The sentences of all passages except the restated one."""
+    return [s for p in item.passages for s in split_sentences(p) if not _same(s, restated)]
+
+
+def answer_forms(item: Item) -> list[str]:
+    """The answers with a date's year and a count's other spelling ("3" / "three")."""
+    forms = list(item.answers)
+    for a in item.answers:
+        if item.atype in (at.DATE, at.YEAR):
+            forms += YEAR.findall(a)
+        num = at.parse_number(a) if item.atype == at.NUMBER else None
+        if num is not None and num.value == int(num.value):
+            forms.append(str(int(num.value)))
+            forms += [w for w, v in at.NUMBER_WORDS.items() if v == num.value and " " not in w]
+    return list(dict.fromkeys(f for f in forms if f.strip()))
+
+
+def stated_once(item: Item, restated: str) -> None:
+    """MEDIUM/HIGH: no sentence but the restated one states an answer in any form (else that one stays
+    uncontested: "was then released on 8 September 2010" after the disputed expected date)."""
+    from refusalbench.generation.semantic import variants_in
+
+    forms = answer_forms(item)
+    for s in other_sentences(item, restated):
+        found = variants_in(s, forms)
+        if found:
+            raise NotApplicable(f"another sentence also states the answer ({found[0]!r}), which stays uncontested")
+
+
+def grounded(item: Item) -> None:
+    """Some passage stating the answer shares a content word with the question besides the answer (else it
+    may not answer the question at all: "The following 3 pages are in this category" for "how many nuclear
+    power plants ...", where no clash can make a careful reader decline what was never answerable)."""
+    from refusalbench.generation.semantic import content_words, variants_in
+
+    answer = {_stem(w) for a in item.answers for w in content_words(a)}
+    query = {_stem(w) for w in content_words(item.query)} - answer
+    for p in (item.passages[i] for i in item.signal):
+        if variants_in(p, item.answers) and {_stem(w) for w in content_words(p)} & query:
+            return
+    raise NotApplicable("no passage stating the answer shares a word with the question")
+
+
+def passage_years(item: Item) -> list[int]:
+    return [int(y) for p in item.passages for y in YEAR.findall(p)]
+
+
+def order_kept(old: int, new: int, others: Iterable[int]) -> bool:
+    """True when `new` stands on the same side as `old` of every other year (so no stated chronology can
+    tell which is right), and is none of them."""
+    return all((new > y) == (old > y) and (new < y) == (old < y) for y in others)
+
+
+_RELATION = re.compile(
+    r"\b(?:after|before|following|prior to|until|since|during|later|earlier|previously|preceding|then|"
+    r"once|when|while|ahead of)\b",
+    re.I,
+)
+
+
+def chronology_free(sentence: str) -> None:
+    """The restated sentence does not date its event against another one ("after World War II", "was later
+    rescheduled"), which could settle a rival year."""
+    m = _RELATION.search(sentence)
+    if m:
+        raise NotApplicable(f"the answer sentence dates the event against another one ('{m.group(0)}')")
+
+
+# events held every few years: a year moved by one or two names an edition that never was
+_PERIODIC = re.compile(r"\b(?:olympi\w*|world cups?|games|elections?|census|commonwealth|biennale|expo)\b", re.I)
+_SENTENCE_OPENERS = frozenset("in on at by of for from since until during after before around about the".split())
+_ADDITIVE = re.compile(r"\b(?:also|again|too|as well|another|among|one of)\b", re.I)
+
+
+def exclusive_year(sentence: str, year: str) -> None:
+    """The year is the one value of a one-time fact: not added to others ("He also won the 1996 contest"
+    leaves room for a 1993 win), not part of a name ("the 1998 FIFA World Cup" moved to 1999 is no World Cup;
+    "Christmas 2009")."""
+    m = _ADDITIVE.search(sentence)
+    if m:
+        raise NotApplicable(f"the answer sentence adds to other facts ('{m.group(0)}'); a rival need not exclude it")
+    if _PERIODIC.search(sentence):
+        raise NotApplicable("the year dates a periodic event (Olympics, World Cup, election); a moved one never was")
+    from refusalbench.generation.value_shape import MONTHS
+
+    for hit in re.finditer(rf"(?<!\d){year}(?!\d)", sentence):
+        before = re.search(r"([A-Z][a-z]+)\s+$", sentence[: hit.start()])
+        after = re.match(r"\s+[A-Z]", sentence[hit.end() :])
+        word = before.group(1) if before else ""
+        named = word and word not in MONTHS and (before.start() > 0 or word.lower() not in _SENTENCE_OPENERS)
+        if after or named:
+            raise NotApplicable("the year is part of a name ('the 1998 FIFA World Cup', 'Christmas 2009')")
+
+
+def _stem(word: str) -> str:
+    """A crude common stem of a word and its plural ("episode"/"episodes", "city"/"cities")."""
+    word = word.lower()
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and len(word) > 3:
+        word = word[:-1]
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def counted_words(sentence: str, value: str) -> list[str]:
+    """Content words in the four words after the figure ("three high fantasy adventure films" → films...)."""
+    at_value = sentence.find(value)
+    if at_value < 0:
+        return []
+    after = re.findall(r"[A-Za-z][\w'-]*", sentence[at_value + len(value) :])[:4]
+    stop = {"the", "a", "an", "of", "in", "on", "to", "for", "and", "or", "with", "by", "at", "from", "as"}
+    return [w for w in after if w.lower() not in stop and len(w) > 2]
+
+
+def count_unsettled(item: Item, original: str, new: str, value: str, high: bool = False) -> None:
+    """MEDIUM/HIGH numbers: the counted thing is named in no other sentence (there it may be listed: "The
+    films are subtitled ...", "the first and second levels"); at HIGH, no count of times (a tenfold
+    number of wins outruns the events there were)."""
+    words = counted_words(new, value)
+    if not words:
+        raise NotApplicable("the figure counts nothing named after it")
+    if high and words[0].lower() in ("times", "time"):
+        raise NotApplicable("a tenfold count of times is implausible for its kind")
+    stems = {_stem(w) for w in words}
+    for s in other_sentences(item, original):
+        hit = [w for w in re.findall(r"[A-Za-z][\w'-]*", s) if _stem(w) in stems]
+        if hit:
+            raise NotApplicable(f"another sentence names the counted '{hit[0]}' and may settle the count")
+
+
+_AWKWARD = re.compile(r"[—–;()\[\]]|\bhowever\b", re.I)
+_HEDGED = re.compile(
+    r"\b(?:believed|thought|reportedly|allegedly|possibly|probably|perhaps|may|might|estimated|uncertain|"
+    r"unclear|claimed|suggested)\b",
+    re.I,
+)
+_CONNECTIVE = re.compile(r"(?:and|but|or|so|also|however|thus|then|yet|still)\b", re.I)
+# an opening phrase or a pointer back, which reads badly after "states that" ("states that featuring ...",
+# "states that this happened in 1904")
+_OPENER = re.compile(
+    r"[\"'“‘(]*(?:this|these|those|such|in|on|at|by|as|after|before|during|from|since|until|with|when|while|"
+    r"following|according|upon|using|now|today|currently|originally|initially|later|once|first|[a-z]+(?:ing|ed|ly))\b",
+    re.I,
+)
+PERIPHERAL_WORDS = 30
+_RELATIVE = re.compile(
+    r"\b(?:later|earlier|previous|following|next|prior|(?:a|one|two|three|\w+) (?:years?|months?|decades?) "
+    r"(?:later|earlier|after|before))\b",
+    re.I,
+)
+
+
+def peripheral_ok(item: Item, sentence: str, old: int, new: int) -> None:
+    """LOW: a short, plain, whole sentence away from the answer and the question, with a year moved so
+    that no other year of the passages is passed (a mild clash, not an impossible chronology)."""
+    from refusalbench.generation.semantic import content_words, fold
+
+    if not starts_cleanly(sentence) or not sentence.lstrip("\"'“‘(")[:1].isupper():
+        raise NotApplicable("the side sentence does not start like a sentence")
+    if _CONNECTIVE.match(sentence.strip()) or len(sentence.split()) > PERIPHERAL_WORDS:
+        raise NotApplicable("the side sentence opens with a connective or is long")
+    if _RELATIVE.search(sentence):
+        raise NotApplicable("the side sentence dates its event against a neighbour ('a year later')")
+    if _OPENER.match(sentence.strip()):
+        raise NotApplicable("the side sentence opens on a phrase or a pointer back ('Featuring ...', 'This ...')")
+    if _PERIODIC.search(sentence):
+        raise NotApplicable("the year dates a periodic event (Olympics, World Cup, election); a moved one never was")
+    if _AWKWARD.search(sentence) or _HEDGED.search(sentence):
+        raise NotApplicable("the side sentence has a dash, semicolon, bracket, 'however' or a hedge")
+    answer_words = set().union(*(content_words(a) for a in item.answers)) if item.answers else set()
+    if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", fold(sentence)) for w in answer_words):
+        raise NotApplicable("the side sentence names part of an answer; a clash there touches the answer")
+    if len({_stem(w) for w in content_words(sentence)} & {_stem(w) for w in content_words(item.query)}) >= 2:
+        raise NotApplicable("the side sentence is about what the question asks; a clash there may touch the answer")
+    if str(old) in item.query or str(new) in item.query or new > LATEST_YEAR:
+        raise NotApplicable("the year is the question's own, or the moved year is in the future")
+    others = list(passage_years(item))
+    others.remove(old)
+    if not order_kept(old, new, others):
+        raise NotApplicable("the moved year passes or meets another year of the passage")
+
+
+def years_free(options: Sequence[int], old: int, item: Item) -> list[int]:
+    """The candidate rival years that keep their order to every other year of the passages."""
+    others = [y for y in passage_years(item) if y != old]
+    return [y for y in options if order_kept(old, y, others)]

@@ -1,0 +1,190 @@
+"""Contradiction gates (issue #10): a well-formed rival, no answer left uncontested, no clash the passage settles."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from refusalbench import taxonomy as tx
+from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
+
+HIGH, MEDIUM, LOW = tx.HIGH, tx.MEDIUM, tx.LOW
+MAGNITUDE, DATES, PERIPHERAL = (
+    "Order-of-Magnitude Numeric Clash",
+    "Dual-authoritative Dates",
+    "Peripheral Attribute Clash",
+)
+
+
+def row(query, answers, context, sid="x"):
+    return {"source_id": sid, "query": query, "answers": answers, "context": context}
+
+
+def gen(r, intensity, lever):
+    return generate_programmatic(r, tx.CONTRADICTION, intensity, 0, DistractorPool.from_base([r]), lever=lever)
+
+
+def added(r, out):
+    old = set(re.split(r"(?<=\.)\s+", r["context"]))
+    return " ".join(s for s in re.split(r"(?<=\.)\s+", out["perturbed_context"]) if s not in old)
+
+
+PROTEIN = row(
+    "how many levels of protein structure are there", ["four"], "There are four distinct levels of protein structure."
+)
+
+
+def test_tenfold_clash_on_a_count_nothing_else_settles():
+    assert "forty distinct levels" in added(PROTEIN, gen(PROTEIN, HIGH, MAGNITUDE))
+
+
+@pytest.mark.parametrize(
+    "r",
+    [
+        # the films are listed: three, not thirty
+        row(
+            "number of films in lord of the rings",
+            ["three"],
+            "The Lord of the Rings is a film series consisting of three fantasy films by Peter Jackson. "
+            "The films are subtitled The Fellowship of the Ring, The Two Towers and The Return of the King.",
+        ),
+        # a year, not a count: "in 3360"
+        row(
+            "when was christmas first celebrated",
+            ["336"],
+            "The first recorded Christmas celebration was in Rome in 336.",
+        ),
+        # a season: "2017" has no tenth ("202 season")
+        row(
+            "when did the eagles last play in a superbowl",
+            ["2017 season"],
+            "This season was their most successful until their Super Bowl LII-winning 2017 season.",
+        ),
+        # the figure is written again elsewhere
+        row(
+            "how many episodes are in season six",
+            ["16"],
+            "The season will consist of 16 episodes. Filming of all 16 ended in May.",
+        ),
+        # a count of times: tenfold wins outrun the editions there were
+        row("how many times has the club won the cup", ["twelve"], "The club has won the cup a record twelve times."),
+    ],
+)
+def test_tenfold_clash_declines_what_the_passage_settles(r):
+    with pytest.raises(NotApplicable):
+        gen(r, HIGH, MAGNITUDE)
+
+
+def test_date_clash_keeps_the_passage_chronology():
+    r = row(
+        "when did the new season start",
+        ["September 19, 2017"],
+        "The network renewed the show in 2016. The new season premiered on September 19, 2017.",
+    )
+    # 2014-2016 would meet or pass the renewal, 2019-2020 lie in the future: only 2018 is left
+    assert "premiered on September 19, 2018" in added(r, gen(r, MEDIUM, DATES))
+
+
+@pytest.mark.parametrize(
+    "r",
+    [
+        # another sentence still states the answer, uncontested
+        row(
+            "when did the game come out",
+            ["8 September 2010"],
+            "The game was planned for an 8 September 2010 release. It was released on 8 September 2010.",
+        ),
+        # the date is tied to another event
+        row(
+            "when did korea separate",
+            ["1945"],
+            "The division of Korea occurred after World War II, ending Japan's rule over Korea in 1945.",
+        ),
+        # "also won": a 1993 win would not exclude the 1996 one; and the year opens a name
+        row("when did brent barry win the dunk contest", ["1996"], "He also won the 1996 NBA Slam Dunk Contest."),
+        # a periodic event: a World Cup moved by a year never was
+        row("when did scotland last qualify", ["1998"], "Scotland qualified for the World Cup in 1998."),
+        # two months in one date ("in March April 2018")
+        row(
+            "when did south sudan join the community",
+            ["April 2016", "2016"],
+            "South Sudan was approved for membership in March 2016 and signed a treaty in April 2016.",
+        ),
+    ],
+)
+def test_date_clash_declines_an_uncontested_or_settled_answer(r):
+    with pytest.raises(NotApplicable):
+        gen(r, MEDIUM, DATES)
+
+
+def test_peripheral_clash_moves_a_side_year_without_passing_another():
+    r = row(
+        "who plays alec ramsay in the black stallion",
+        ["Kelly Reno"],
+        "Kelly Reno played Alec Ramsay in The Black Stallion. The pilot aired on December 19, 1971. "
+        "The series began in September 1972.",
+    )
+    new = added(r, gen(r, LOW, PERIPHERAL))
+    pilot = re.search(r"pilot aired on December 19, (\d{4})", new)
+    series = re.search(r"series began in September (\d{4})", new)
+    assert (pilot and int(pilot.group(1)) < 1972) or (series and int(series.group(1)) > 1971)
+
+
+@pytest.mark.parametrize(
+    "r",
+    [
+        # one end of a season range ("1965–64 season")
+        row(
+            "when was the first professional league formed",
+            ["1898"],
+            "The first professional league was formed in 1898. The Eastern League followed in its 1963–64 season.",
+        ),
+        # the side sentence names the answer ("Kovind's term")
+        row(
+            "who is the president of india",
+            ["Ram Nath Kovind"],
+            "Ram Nath Kovind is the president of India. Kovind's term of office began on 25 July 2017.",
+        ),
+        # the restated sentence would lower a surname ("states that player, from South Africa")
+        row(
+            "who has the most green jackets",
+            ["Jack Nicklaus"],
+            "Jack Nicklaus has won six green jackets. Gary Player won three. "
+            "Player, from South Africa, was the first non-American player to win the tournament, in 1961.",
+        ),
+        # an opening phrase or a pointer back ("states that this happened in 1904")
+        row(
+            "who won the tug of war",
+            ["the United States"],
+            "The United States won the tug of war. This happened in 1904, when three clubs entered.",
+        ),
+    ],
+)
+def test_peripheral_clash_declines_broken_or_touching_side_details(r):
+    with pytest.raises(NotApplicable):
+        gen(r, LOW, PERIPHERAL)
+
+
+def test_peripheral_clash_keeps_a_range_in_order():
+    r = row(
+        "what were pennies made of",
+        ["zinc-coated steel"],
+        "Pennies were made of zinc-coated steel. The mint used shells from 1944 through 1946.",
+    )
+    m = re.search(r"from (\d{4}) through (\d{4})", added(r, gen(r, LOW, PERIPHERAL)))
+    assert m and int(m.group(1)) < int(m.group(2)) and m.group(0) != "from 1944 through 1946"
+
+
+def test_date_clash_declines_a_year_inside_a_name():
+    r = row("when did it last snow on christmas day", ["2009"], "Christmas 2009 was a white Christmas in Britain.")
+    for intensity, lever in ((MEDIUM, DATES), (LOW, "Fringe vs. Official Source")):
+        with pytest.raises(NotApplicable):  # "Christmas 2011 was a white Christmas" would not contradict it
+            gen(r, intensity, lever)
+
+
+def test_clash_needs_an_answer_sentence_about_the_question():
+    r = row("how many nuclear power plants in washington state", ["3"], "The following 3 pages are in this category.")
+    for intensity, lever in ((LOW, "Fringe vs. Official Source"), (MEDIUM, "Equal-standing Value Clash")):
+        with pytest.raises(NotApplicable):
+            gen(r, intensity, lever)
