@@ -39,7 +39,7 @@ MIN_COVERAGE_SINGLE = 0.7
 # Epistemic 0.7 / 10 / 10 % (a work or building the passage's opening sentence names)). The thinnest non-empty
 # cells must still produce something.
 MIN_COVERAGE_CELL = {
-    (tx.AMBIGUITY, tx.LOW): 0.01,
+    (tx.AMBIGUITY, tx.LOW): 0.005,
     (tx.AMBIGUITY, tx.MEDIUM): 0.0,
     (tx.AMBIGUITY, tx.HIGH): 0.0,
     (tx.CONTRADICTION, tx.LOW): 0.08,
