@@ -21,6 +21,17 @@ from refusalbench.perturb.text import contains, contains_any, question_body, spl
 _WH_WHEN = re.compile(r"^(?:when|what year|which year|in what year|in which year)\b", re.I)
 _WH_HOW_MANY = re.compile(r"^how\s+many\b", re.I)
 _WH_WHO = re.compile(r"^(?:who|whom|who's)\b", re.I)
+_WH_WHERE = re.compile(r"^(?:where|in what place|in which (?:country|city|state|place))\b", re.I)
+_UNITS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen".split()
+_UNITS += "seventeen eighteen nineteen twenty".split()
+_TENS = {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy", 80: "eighty", 90: "ninety"}
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth".split()
+_ORDINALS += "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
+_ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
+# words of 2..20 and their ordinals, and 30..90: "first", "one" and "last" name no figure the passage must state
+_NUMBER_WORDS = {w: n for n, w in enumerate(_UNITS, 1) if n > 1} | {w: n for n, w in enumerate(_ORDINALS, 1) if n > 1}
+_NUMBER_WORDS |= {w: n for n, w in _TENS.items()}
+_QUERY_NUMBER = re.compile(r"\b(\d+)(?:st|nd|rd|th)?\b|\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.I)
 # words that place an answer in time without a figure ("during the Cold War", "in the spring")
 _TIME_WORDS = re.compile(
     r"\b(?:century|centuries|decade|decades|era|age|period|war|reign|dynasty|revolution|spring|summer|autumn|"
@@ -67,6 +78,29 @@ def _fits_question(item: Item) -> Optional[str]:
         return f"a 'how many' question whose stated answer {anchor!r} is not a figure"
     if _WH_WHO.match(body) and item.atype in (at.DATE, at.YEAR, at.NUMBER):
         return f"a 'who' question whose stated answer {anchor!r} is a date or figure"
+    if _WH_WHERE.match(body) and (item.atype in (at.DATE, at.YEAR, at.NUMBER) or at.is_demonym(anchor)):
+        # "where was it published" of "by American author ..., published in 1958": the place is never stated
+        return f"a 'where' question whose stated answer {anchor!r} is a date, figure or nationality, not a place"
+    return None
+
+
+def _number_forms(n: int) -> list[str]:
+    """Ways a passage may state `n`: digits (also "7th"), the word, the ordinal, a Roman numeral."""
+    forms = [rf"\b{n}(?:st|nd|rd|th)?\b", rf"\b{n:,}\b"]
+    forms += [rf"\b{w}\b" for w, k in _NUMBER_WORDS.items() if k == n]
+    if n <= 20:
+        forms += [rf"\b{_UNITS[n - 1]}\b", rf"\b{_ORDINALS[n - 1]}\b", rf"(?-i:\b{_ROMAN[n - 1]}\b)"]
+    return forms
+
+
+def unstated_number(item: Item) -> Optional[str]:
+    """A number or ordinal the query names ("season 7", "7th", "seventh") that no signal passage states in any
+    form: the passage then answers another question than the one asked ("season 6 was its last")."""
+    text = " ".join(item.passages[i] for i in item.signal)
+    for m in _QUERY_NUMBER.finditer(item.query):
+        n = int(m.group(1)) if m.group(1) else _NUMBER_WORDS[m.group(2).lower()]
+        if not any(re.search(f, text, re.I) for f in _number_forms(n)):
+            return m.group(0)
     return None
 
 
@@ -95,7 +129,9 @@ def weak_grounding(item: Item) -> Optional[str]:
 
     Declined: no answer string in a signal passage; a query that already names the answer (every
     stated answer has a name word or year the query holds: "... jakkur campus" of "Jakkur, Bangalore"); an answer
-    of the wrong kind for the question; and an answer that no sentence ties to the query's subject (no
+    of the wrong kind for the question (a 'where' answered only by a year or a nationality); a number or
+    ordinal of the query that the passage does not state ("season 7"); and an answer that no sentence ties to
+    the query's subject (no
     answer sentence shares a content word of the query, nor, for one opening with a pronoun, an earlier
     sentence, nor the passage's title, nor any sentence of a passage about the answer itself).
     """
@@ -108,6 +144,9 @@ def weak_grounding(item: Item) -> Optional[str]:
     wrong = _fits_question(item)
     if wrong:
         return wrong
+    number = unstated_number(item)
+    if number:
+        return f"the query names {number!r}, which the passage does not state in any form"
     subject = query - answer_words(item)
     if not subject:
         return "the query has no content word besides the answer's"

@@ -58,6 +58,9 @@ should in on of for from at by about with to into after before during sang sings
 play directed produced made owns owned built designed created invented founded started voices voiced narrates narrated
 composed performs performed recorded released hosts hosted won wins leads led runs ran sponsors sponsored""".split()
 )
+PREPOSITIONS = frozenset("in on of for from at by about with to into after before during".split())
+# two determiners in a row or a doubled word: "a another name", "the the"
+DOUBLED = re.compile(r"\b(?:a|an|the)\s+(?:a|an|the|another)\b|\b(\w+)\s+\1\b", re.I)
 # no preposition after the pronoun: "what is it on the computer", "who sings it by the eagles" attach a
 # modifier that the name carried and "it" cannot
 AFTER = frozenset(
@@ -104,6 +107,10 @@ def pronoun_query(query: str, title: str, pronoun: str) -> Optional[str]:
         return None  # a plural subject, which "it" cannot replace
     if before[-1:] == ["of"] or possessive:
         return None  # "the new episodes of it", "its lyrics": the pronoun is buried in a longer noun phrase
+    if before[-1:] and before[-1] in PREPOSITIONS:
+        return None  # "What is the enrollment at it?": a pronoun after a preposition reads awkwardly
+    if DOUBLED.search(query[:start]):
+        return None  # "what is a another name for": a source typo the new question would keep
     if not before or before[-1] not in BEFORE or (after and after[0] not in AFTER):
         return None  # the name is part of a noun phrase ("the last name Roberts", "Hey Jude lyrics")
     word = ("its" if pronoun == "it" else f"{pronoun}'s") if possessive else pronoun

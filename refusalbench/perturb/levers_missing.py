@@ -6,6 +6,7 @@ Every edit applies to each signal passage that states an answer; the query is ne
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
@@ -31,12 +32,14 @@ from refusalbench.perturb.text import (
     capitalise,
     contains,
     contains_any,
+    lower_vocabulary,
     split_sentences,
     tidy,
 )
 
 MI = tx.MISSING_INFO
-STAND_IN = {at.PERSON: "a certain person", at.ORGANISATION: "a certain organisation", at.PLACE: "a certain place"}
+# no place stand-in: "takes place in a certain place" read awkwardly and left the containing place ("in Florida")
+STAND_IN = {at.PERSON: "a certain person", at.ORGANISATION: "a certain organisation"}
 _TEMPORAL_PREP = r"(?:,\s*)?\b(?:on|in|from|by|during|since|until|till|as of|around|about)\s+(?:the\s+)?"
 
 
@@ -192,6 +195,15 @@ def whole_name_sites(item: Item, text: str, tokens: list[str]) -> bool:
     return True
 
 
+# a definite role in apposition to the stand-in identifies the person anyway: "a certain person, the founder of
+# the company", "the first woman to ..., a certain person", "a certain person (the current president)"
+_ROLE_BESIDE = re.compile(
+    r"a certain person(?:,|\s*\(|\s+[-–—])\s*(?:who\s+(?:is|was)\s+)?(?:the|its|their|his|her)\s+(?!\w+\s*[,.)])"
+    r"|\b(?:the|its|their)\s+(?:first|only|last|sole|current|founding|\w+est)\b[^.,;()]{0,60},\s+a certain person",
+    re.I,
+)
+
+
 @lever(MI, tx.MEDIUM, "Placeholder Entity Substitution", CONTEXT)
 def placeholder_entity(item: Item) -> Proposal:
     """Mentions of the answer entity replaced by "a certain person / organisation / place". A person stand-in
@@ -220,9 +232,22 @@ def placeholder_entity(item: Item) -> Proposal:
     if not all(whole_name_sites(item, item.passages[i], tokens) for i in item.answer_passages()):
         raise NotApplicable("a mention of the answer is part of a compound or modifies a noun ('British fur traders')")
     passages = item.edit_signal(lambda p: _mask(p, item.answers, stand_in, tokens))
+    if item.atype == at.PERSON and any(_ROLE_BESIDE.search(p) for p in passages):
+        raise NotApplicable("the passage still names the person's role beside the stand-in ('the founder of ...')")
     return _proposal(
         item, passages, f"Replaced every mention of the answer entity with the vague stand-in '{stand_in}'."
     )
+
+
+_CUT = "\x00"  # where a time phrase was cut, until the checks below have read the text
+_TIMELESS_CLAUSE = re.compile(
+    r"\x00\s*,?\s*(?:while|when|as|whereas)\b|\b(?:while|when|as|whereas)\s+[^.!?;\x00]{1,120}?\x00\s*[.!?;]"
+)
+_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?:s|'s)?(?!\d)")
+_DATE_WORD = re.compile(
+    r"\b(?:January|February|March|April|June|July|August|September|October|November|December)\b"
+    r"|\bMay\s+\d|\d\s+May\b"
+)
 
 
 @lever(MI, tx.MEDIUM, "Missing Temporal Adjunct", CONTEXT)
@@ -239,10 +264,17 @@ def missing_temporal_adjunct(item: Item) -> Proposal:
                 continue
             # "began airing on October 10, 2017, on The CW": the date's closing comma goes with it
             text = re.sub(
-                r"(?<!,)\s" + _TEMPORAL_PREP[len(r"(?:,\s*)?") :] + body.pattern + r",(?=\s)", "", text, flags=re.I
+                r"(?<!,)\s" + _TEMPORAL_PREP[len(r"(?:,\s*)?") :] + body.pattern + r",(?=\s)", _CUT, text, flags=re.I
             )
-            text = re.sub(_TEMPORAL_PREP + body.pattern, "", text, flags=re.I)
-            text = re.sub(r"\(\s*born\s+" + body.pattern + r"\s*\)", "", text, flags=re.I)
+            text = re.sub(_TEMPORAL_PREP + body.pattern, _CUT, text, flags=re.I)
+            text = re.sub(r"\(\s*born\s+" + body.pattern + r"\s*\)", _CUT, text, flags=re.I)
+        if _TIMELESS_CLAUSE.search(text):
+            # "The Album was released while a soundtrack ... was released": two clauses left without their times
+            raise NotApplicable("the cut leaves a clause without its time joined by while / when / as")
+        text = text.replace(_CUT, "")
+        if text != passage and (_YEAR.search(text) or _DATE_WORD.search(text)):
+            # "in November 2014" after "in September 2014" went, "It existed from 1948": it reads as the answer
+            raise NotApplicable("another year or date stays in the passage and would read as the answer")
         # a cut opening phrase leaves ", the Roosevelt administration ...": drop the comma, capitalise
         text = re.sub(r"(^|[.!?][\"'”’)]*\s+),\s*(\w)", lambda x: x.group(1) + x.group(2).upper(), tidy(text))
         if any(s[:1].islower() and s not in split_sentences(passage) for s in split_sentences(text)):
@@ -303,19 +335,59 @@ _DANGLING = re.compile(
 )
 
 
+# a capitalised word inside a sentence: after a lower-case word ("on the Border of") or a verb form after any word
+# ("German atrocities in Germany Shocked American"), followed by a lower-case word (not the start of a longer name)
+_MID_CAPITAL = re.compile(
+    r"(?<=[a-z,] )(?<!\bof )(?<!\band )([A-Z][a-z]{2,})(?=(?: (?:of|the|and|for|de|in))* [a-z])"
+    r"|(?<=[A-Za-z] )([A-Z][a-z]{2,}(?:ed|ing))\b"
+)
+
+
+def clean(passage: str, common: frozenset[str] = frozenset()) -> bool:
+    """True when a replacement passage reads as clean prose: no capitalised common word inside a sentence
+    (a verb form, or a word `common` (the pool's common words) or the passage writes in lower case), no
+    doubled space inside a sentence, no "sitcom's I Love Lucy" (a possessive before a capitalised name)."""
+    if re.search(r"[^.!?\"'”’)\s]\s{2,}\S", passage) or re.search(r"\b[a-z]+'s\s+I\s+[A-Z]", passage):
+        return False
+    lower = common | lower_vocabulary(passage)
+    for m in _MID_CAPITAL.finditer(passage):
+        word = (m.group(1) or m.group(2)).lower()
+        verb_form = word.endswith(("ed", "ing")) and word not in _NAME_ING
+        if word in lower or word in STOPWORDS or word in LOWERABLE or verb_form:
+            return False
+    return True
+
+
+def _common(pool) -> frozenset[str]:
+    """Words the distractor pool writes in lower case at least twice as often as capitalised (computed once)."""
+    if not hasattr(pool, "_lower_words"):
+        counts = Counter(re.findall(r"\b[A-Za-z][a-z']+\b", " ".join(text for _, text in pool.passages)))
+        pool._lower_words = frozenset(w for w, n in counts.items() if w.islower() and n >= 2 * counts[w.capitalize()])
+    return pool._lower_words
+
+
+_NAME_ING = frozenset("united beijing reading wedding sterling darling king red ring".split())
+
+
 @lever(MI, tx.HIGH, "Entirely Irrelevant Context", CONTEXT)
 def irrelevant_context(item: Item) -> Proposal:
     item.need_anchor()
     edited = {}
     used = list(item.passages)
     for i in item.answer_passages():
-        for _ in range(5):  # a few draws: a chunk may have too few whole sentences or a cut ellipsis
+        for _ in range(8):  # a few draws: a chunk may have too few whole sentences or a cut ellipsis
             other = item.pool.unrelated_passage(item.rng, item.source_id, item.query, item.answers, avoid=used)
             if other is None:
                 raise NotApplicable("the distractor pool has no passage on an unrelated topic")
             used.append(other)
             whole = whole_sentences(other)  # a retrieved chunk starts and ends mid-sentence: keep its whole sentences
-            if len(whole.split()) >= 25 and balanced(whole) and "..." not in whole and "…" not in whole:
+            if (
+                len(whole.split()) >= 25
+                and balanced(whole)
+                and "..." not in whole
+                and "…" not in whole
+                and clean(whole, _common(item.pool))
+            ):
                 edited[i] = whole
                 break
         else:
@@ -344,6 +416,24 @@ def links_subject(sents: list[str], i: int, words: set[str], answers: list[str])
     return not any(contains(s, w) for s in side for w in words)
 
 
+# a finite verb, roughly: an auxiliary or copula, a past form in -ed, or a common irregular verb
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|could|will|would|shall|should|may|might|"
+    r"must|\w{2,}ed|became|become|began|begins|won|wins|wrote|made|took|gave|sang|left|led|met|"
+    r"said|saw|went|came|found|got|held|told|ran|knew|brought|bought|built|sold|sent|stood|taught|fought|kept|lost|"
+    r"paid|put|set|grew|rose|chose|broke|spoke|stole|drew|drove|flew|threw|wore|beat|hit|cost|spent|felt|thought|"
+    r"include|includes|remain|remains|play|plays|serve|serves)\b"
+    # a present-tense "-s" verb before its object ("lends money"), not a plural before "and" or a full stop
+    r"|(?<!\bthe )(?<!\bof )(?<!\band )\b[a-z]{3,}(?<![su'])s(?=\s+(?!and\b|or\b)[a-z])",
+    re.I,
+)
+
+
+def is_statement(sentence: str) -> bool:
+    """A sentence worth deleting: at least four words and a verb (not a stray fragment such as "Countries")."""
+    return len(sentence.split()) >= 4 and bool(_VERB.search(sentence))
+
+
 def _drop_one(item: Item, choose) -> list[str]:
     """Delete one seeded sentence chosen by `choose(sentences) -> candidate indices` per passage; never one
     that ties the query's subject to the answer (`links_subject`)."""
@@ -355,6 +445,7 @@ def _drop_one(item: Item, choose) -> list[str]:
             i
             for i in choose(sents)
             if i > 0
+            and is_statement(sents[i])
             and not contains_any(sents[i], item.answers)
             and balanced(sents[i])
             and not links_subject(sents, i, words, item.answers)

@@ -204,7 +204,7 @@ def test_temporal_adjunct_takes_the_date_s_closing_comma_with_it():
         "query": "when will the flash season 4 be released",
         "answers": ["October 10, 2017"],
         "title": "The Flash (season 4)",
-        "context": "The fourth season of The Flash was ordered in 2017. "
+        "context": "The fourth season of The Flash was ordered by the network. "
         "The fourth season began airing on October 10, 2017, on The CW.",
     }
     out = _gen(row, tx.MISSING_INFO, tx.MEDIUM, "Missing Temporal Adjunct")
