@@ -33,9 +33,9 @@ MIN_COVERAGE_SINGLE = 0.7
 # plain sentence that alone states the answer; LOW's side year in a short plain sentence away from the answer;
 # HIGH a tenfold count nothing else in the passage settles); MissingInfo MEDIUM 13 % (person or organisation
 # placeholder, temporal adjunct where no other date stays, and price only: the answer-sentence cut is out of
-# rotation; was 26 % before the place stand-in went and the temporal adjunct declined a passage's other dates); FalsePremise 0.3 / 3 / 1.7 %
-# (LOW: a work the passage dates, named in the query; MEDIUM: a work the passage says was released, published or
-# aired in a given year; HIGH: "who <sang / wrote / directed ...> <the passage's title>" only); Granularity
+# rotation; 26 % before the place stand-in went and the temporal adjunct declined other dates); FalsePremise
+# 0 / 3 / 1.7 % (LOW: a work the passage dates, named in the query; MEDIUM: a work the passage says was released,
+# published or aired in a given year; HIGH: "who <sang / wrote / directed ...> <the passage's title>" only); Granularity
 # 0 / 9 / 0 % (LOW and HIGH have no rule-based lever; MEDIUM an exact date, a year or a figure of 100 or more);
 # Epistemic 0.7 / 10 / 10 % (a work or building the passage's opening sentence names)). The thinnest non-empty
 # cells must still produce something.
@@ -47,7 +47,7 @@ MIN_COVERAGE_CELL = {
     (tx.CONTRADICTION, tx.MEDIUM): 0.015,
     (tx.CONTRADICTION, tx.HIGH): 0.0,
     (tx.MISSING_INFO, tx.MEDIUM): 0.1,
-    # 0 % here since the source gate declines a query naming a number the passage does not state (3 of 2,124 on the pool)
+    # 0 % here since the source gate declines a query naming a number the passage does not state (3 of 2,124)
     (tx.FALSE_PREMISE, tx.LOW): 0.0,
     (tx.FALSE_PREMISE, tx.MEDIUM): 0.01,
     (tx.FALSE_PREMISE, tx.HIGH): 0.01,
