@@ -232,6 +232,11 @@ def placeholder_entity(item: Item) -> Proposal:
     if not all(whole_name_sites(item, item.passages[i], tokens) for i in item.answer_passages()):
         raise NotApplicable("a mention of the answer is part of a compound or modifies a noun ('British fur traders')")
     passages = item.edit_signal(lambda p: _mask(p, item.answers, stand_in, tokens))
+    if item.atype == at.PERSON and any(
+        re.search(rf"\bthe\s+{re.escape(a)}\b", item.passages[i], re.I) for a in stated for i in item.signal
+    ):
+        # "hosted the New York Knickerbockers" → "hosted a certain person": a team, not a person
+        raise NotApplicable("the passage writes 'the' before the answer: a group or thing, not a person")
     if item.atype == at.PERSON and any(_ROLE_BESIDE.search(p) for p in passages):
         raise NotApplicable("the passage still names the person's role beside the stand-in ('the founder of ...')")
     return _proposal(
@@ -240,6 +245,11 @@ def placeholder_entity(item: Item) -> Proposal:
 
 
 _CUT = "\x00"  # where a time phrase was cut, until the checks below have read the text
+# a sentence opening on a participle phrase ("Opened in 1904, the ...", "First appearing in 1966, ...")
+_OPENER_CUT = re.compile(
+    r"(?:^|[.!?][\"'”’)]*\s+)(?!(?:It|He|She|They|We|I|This|That|These|Those|The|A|An|There|Its|His|Her|Their)\s)"
+    r"(?:[A-Z]\w*\s+)?\w+(?:ed|ing|en|wn)\s*\x00"
+)
 _TIMELESS_CLAUSE = re.compile(
     r"\x00\s*,?\s*(?:while|when|as|whereas)\b|\b(?:while|when|as|whereas)\s+[^.!?;\x00]{1,120}?\x00\s*[.!?;]"
 )
@@ -268,6 +278,9 @@ def missing_temporal_adjunct(item: Item) -> Proposal:
             )
             text = re.sub(_TEMPORAL_PREP + body.pattern, _CUT, text, flags=re.I)
             text = re.sub(r"\(\s*born\s+" + body.pattern + r"\s*\)", _CUT, text, flags=re.I)
+        if _OPENER_CUT.search(text):
+            # "Opened in 1904, the subway is ..." → "Opened the subway is ...": the opening phrase loses its head
+            raise NotApplicable("the cut leaves an opening participle without its time ('First appearing the ...')")
         if _TIMELESS_CLAUSE.search(text):
             # "The Album was released while a soundtrack ... was released": two clauses left without their times
             raise NotApplicable("the cut leaves a clause without its time joined by while / when / as")

@@ -51,6 +51,16 @@ def test_temporal_adjunct_declines_a_clause_left_without_its_time_beside_while()
         _lever(row, tx.MISSING_INFO, tx.MEDIUM, TEMPORAL)
 
 
+@pytest.mark.parametrize(
+    "context",
+    ["Opened in 1904, the subway is one of the oldest systems.", "First appearing in 1904, the trains were slow."],
+)
+def test_temporal_adjunct_declines_an_opening_participle_left_without_its_time(context):
+    row = {"source_id": "t4", "query": "when did the subway open", "answers": ["1904"], "context": context}
+    with pytest.raises(NotApplicable):
+        _lever(row, tx.MISSING_INFO, tx.MEDIUM, TEMPORAL)
+
+
 def test_temporal_adjunct_cuts_the_only_date():
     row = {
         "source_id": "t3",
@@ -85,6 +95,19 @@ def test_placeholder_uses_no_place_stand_in():
 )
 def test_placeholder_declines_a_person_whose_unique_role_stays(context):
     row = {"source_id": "p2", "query": "who founded the company", "answers": ["Steve Wozniak"], "context": context}
+    with pytest.raises(NotApplicable):
+        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
+
+
+@pytest.mark.parametrize(
+    "query, context",
+    [
+        ("who has the oldest team", "The Huskies hosted the New York Knickerbockers in the first game."),
+        ("who played in the first game", "The Huskies hosted the New York Knickerbockers in the first game."),
+    ],
+)
+def test_placeholder_declines_a_team_read_as_a_person(query, context):
+    row = {"source_id": "p3", "query": query, "answers": ["New York Knickerbockers"], "context": context}
     with pytest.raises(NotApplicable):
         _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
 
