@@ -34,7 +34,8 @@ MIN_COVERAGE_SINGLE = 0.7
 # year is out of rotation; HIGH a tenfold count nothing else in the passage settles); MissingInfo MEDIUM 26 %
 # (entity placeholder, temporal adjunct and price only: the answer-sentence cut is out of rotation);
 # FalsePremise 0.3 / 3 / 1.7 % (LOW: a work the passage dates, named in the query; MEDIUM: a work the passage
-# says was released, published or aired in a given year; HIGH: "who <sang / wrote / directed ...> <the passage's title>" only); Granularity
+# says was released, published or aired in a given year; HIGH: "who <sang / wrote / directed ...> <the passage's
+# title>" only); Granularity
 # 0 / 2.7 / 0 % (LOW and HIGH have no rule-based lever; MEDIUM an exact date, a year or a figure of 100 or more,
 # a date or year only where nothing else in the passage dates it);
 # Epistemic 0.7 / 10 / 10 % (a work or building the passage's opening sentence names)). The thinnest non-empty
