@@ -18,7 +18,8 @@ Detectors (names as recorded in the check table):
 - `frame_unsuitable`: a question frame that makes no sense for this question (a forecast or trend
   for a single past event, a worldwide average of a non-quantity, an aesthetic judgement of a number,
   an "ought" about a definition) or a FalsePremise LOW aside that carries no premise at all.
-- `broken_capitalisation`: a capitalised common word inside a sentence ("states that Ultimately, ...")
+- `broken_capitalisation`: a capitalised common word inside a sentence ("states that Ultimately, ...",
+  "in the U.S. After the 2014 model year")
   or a sentence of new text starting in lower case.
 - `insertion_in_quotation`: new text put inside a quotation of the original.
 - `malformed_rival_value`: new text holds a value no careful writer would give (two months in one date,
@@ -344,7 +345,23 @@ we some many most several both each one two three other another such since despi
 )
 _MID_CAPITAL = re.compile(r"\b(?:that|which|who|and|but|or|because|whether|if)\s+([A-Z][a-z]+)(?![\w'’-])(,?)\s*(\S*)")
 _LOWER_START = re.compile(r"^[\"'“‘(]*[a-z]")
+# a capitalised function word after an abbreviation with inner stops, mid-sentence ("in the U.S. After the 2014")
+_CAPITAL_AFTER_ABBREVIATION = re.compile(r"(?<![\w.])((?:[A-Za-z]\.){2,})\s+([A-Z][a-z]+)\b")
+_FUNCTION_WORDS = _OPENERS | frozenset("of to for from with by into until than and but or".split())
 _LOWER_AFTER_STOP = re.compile(r"[.!?][\"'”’)\]]*\s+[a-z]\w*")
+
+
+def _edited(c: Candidate, text: str) -> bool:
+    """True when `text` is the query or lies in a passage edited from its original, not one replaced whole (a
+    replacement's "in Washington, D.C. It was ..." is its source's own sentence break)."""
+    from refusalbench.perturb.text import normalise_space
+
+    if text == c.perturbed_query:
+        return True
+    for old, new in zip(c.original, c.perturbed):
+        if text in normalise_space(new):
+            return difflib.SequenceMatcher(None, old.split(), new.split(), autojunk=False).ratio() >= 0.5
+    return True
 
 
 def broken_capitalisation(c: Candidate) -> Optional[str]:
@@ -362,6 +379,9 @@ def broken_capitalisation(c: Candidate) -> Optional[str]:
                 and not re.search(rf"(?<![.!?]\s)\b{word}\b", " ".join(c.original) + " " + c.original_query)
             ):
                 return f"a capitalised '{word}' inside a sentence: {m.group(0)[:60]!r}"
+        for m in _CAPITAL_AFTER_ABBREVIATION.finditer(s):
+            if m.group(2).lower() in _FUNCTION_WORDS and m.group(0) not in " ".join(c.original) and _edited(c, s):
+                return f"a capitalised '{m.group(2)}' after the abbreviation {m.group(1)!r}: {m.group(0)!r}"
         for m in _LOWER_AFTER_STOP.finditer(s):
             token = s[: m.start() + 1].rsplit(" ", 1)[-1]
             if not is_abbreviation(token) and not token.endswith("..") and m.group(0) not in " ".join(c.original):

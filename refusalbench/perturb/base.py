@@ -24,6 +24,7 @@ from refusalbench.perturb.text import (
     contains_any,
     embed,
     ends_sentence,
+    is_abbreviation,
     join_sentences,
     lower_vocabulary,
     normalise_space,
@@ -297,6 +298,17 @@ _WORD_BEFORE = re.compile(r"(?:^|(?<=\s))([A-Za-z]+)\s+$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?][\"'”’)]*\s+)[\"'“‘(]*$")
 
 
+def at_sentence_start(before: str) -> bool:
+    """True when text following `before` opens a sentence; a stop that ends an abbreviation ("in the U.S.
+    after ...", "Dr.") opens none, as `split_sentences` also reads it."""
+    m = _SENTENCE_START.search(before)
+    if not m:
+        return False
+    stop = before[: m.start() + 1].rstrip("\"'”’)")
+    token = stop.rsplit(None, 1)[-1] if stop.strip() else ""
+    return not (token.endswith(".") and is_abbreviation(token))
+
+
 def lead_word(phrase: str) -> str:
     """The phrase's leading preposition or article, lower-cased ("" if none)."""
     first = phrase.split(" ", 1)[0].lower()
@@ -350,7 +362,7 @@ def _fit(text: str, m: re.Match, repl: str, item: Item, value: str) -> Optional[
         start = w.start(1)
         before = text[:start]
         repl = f"{article} {repl}"
-    if _SENTENCE_START.search(before):
+    if at_sentence_start(before):
         repl = capitalise(repl)
     return start, repl
 

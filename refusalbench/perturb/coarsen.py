@@ -22,6 +22,7 @@ from refusalbench.perturb.base import (
     Item,
     NotApplicable,
     a_or_an,
+    at_sentence_start,
     in_compound,
     replace_spans,
 )
@@ -305,7 +306,7 @@ def coarsen_passage(item: Item, passage: str, level: int, name_tokens: list[str]
             if aside:  # the aside belongs to the name: "Zachary Quinto (born June 2, 1977) is ..."
                 return (
                     start,
-                    (capitalise(repl) if _SENTENCE_START.search(text[:start]) else repl),
+                    (capitalise(repl) if at_sentence_start(text[:start]) else repl),
                     m.end() + aside.end(),
                 )
         elif item.atype == at.NUMBER:
@@ -330,7 +331,7 @@ def coarsen_passage(item: Item, passage: str, level: int, name_tokens: list[str]
             if not m2 or _NAME_GOES_ON.match(text, m.end()) or re.match(r",\s+(?:the|a|an)\s", after):
                 raise NotApplicable("the place name is not a location phrase ('in Virginia') that 'somewhere' can take")
             start = m2.start(1) if m2.group(1) else m2.end() - len(re.search(r"(?:the\s+)?$", before).group(0))
-        if _SENTENCE_START.search(text[:start]):
+        if at_sentence_start(text[:start]):
             repl = capitalise(repl)
         return start, repl
 

@@ -7,7 +7,6 @@
 - nothing else in the passage settles the clash: a rival year keeps its order to every other year of the
   passages (`order_kept`), the restated sentence ties the date to no other event ("after World War II",
   `chronology_free`), and a count is not listed or restated elsewhere (`count_unsettled`);
-- LOW's side detail is mild and away from the answer (`peripheral_ok`).
 
 Each gate raises NotApplicable with its reason (the lever declines, counted).
 """
@@ -19,7 +18,7 @@ from typing import Iterable, Sequence
 
 from refusalbench.generation.value_shape import lowered_names, new_shape_faults
 from refusalbench.perturb import answer_types as at
-from refusalbench.perturb.base import Item, NotApplicable, starts_cleanly
+from refusalbench.perturb.base import Item, NotApplicable
 from refusalbench.perturb.text import normalise_space, split_sentences
 
 YEAR = re.compile(r"(?<![\d.])(?<!\d,)(1[0-9]\d\d|20\d\d)(?!\d)(?!,\d)")
@@ -172,59 +171,52 @@ def count_unsettled(item: Item, original: str, new: str, value: str, high: bool 
             raise NotApplicable(f"another sentence names the counted '{hit[0]}' and may settle the count")
 
 
-_AWKWARD = re.compile(r"[—–;()\[\]]|\bhowever\b", re.I)
-_HEDGED = re.compile(
-    r"\b(?:believed|thought|reportedly|allegedly|possibly|probably|perhaps|may|might|estimated|uncertain|"
-    r"unclear|claimed|suggested)\b",
-    re.I,
-)
-_CONNECTIVE = re.compile(r"(?:and|but|or|so|also|however|thus|then|yet|still)\b", re.I)
-# an opening phrase or a pointer back, which reads badly after "states that" ("states that featuring ...",
-# "states that this happened in 1904")
-_OPENER = re.compile(
-    r"[\"'“‘(]*(?:this|these|those|such|in|on|at|by|as|after|before|during|from|since|until|with|when|while|"
-    r"following|according|upon|using|now|today|currently|originally|initially|later|once|first|[a-z]+(?:ing|ed|ly))\b",
-    re.I,
-)
-PERIPHERAL_WORDS = 30
-_RELATIVE = re.compile(
-    r"\b(?:later|earlier|previous|following|next|prior|(?:a|one|two|three|\w+) (?:years?|months?|decades?) "
-    r"(?:later|earlier|after|before))\b",
-    re.I,
-)
-
-
-def peripheral_ok(item: Item, sentence: str, old: int, new: int) -> None:
-    """LOW: a short, plain, whole sentence away from the answer and the question, with a year moved so
-    that no other year of the passages is passed (a mild clash, not an impossible chronology)."""
-    from refusalbench.generation.semantic import content_words, fold
-
-    if not starts_cleanly(sentence) or not sentence.lstrip("\"'“‘(")[:1].isupper():
-        raise NotApplicable("the side sentence does not start like a sentence")
-    if _CONNECTIVE.match(sentence.strip()) or len(sentence.split()) > PERIPHERAL_WORDS:
-        raise NotApplicable("the side sentence opens with a connective or is long")
-    if _RELATIVE.search(sentence):
-        raise NotApplicable("the side sentence dates its event against a neighbour ('a year later')")
-    if _OPENER.match(sentence.strip()):
-        raise NotApplicable("the side sentence opens on a phrase or a pointer back ('Featuring ...', 'This ...')")
-    if _PERIODIC.search(sentence):
-        raise NotApplicable("the year dates a periodic event (Olympics, World Cup, election); a moved one never was")
-    if _AWKWARD.search(sentence) or _HEDGED.search(sentence):
-        raise NotApplicable("the side sentence has a dash, semicolon, bracket, 'however' or a hedge")
-    answer_words = set().union(*(content_words(a) for a in item.answers)) if item.answers else set()
-    if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", fold(sentence)) for w in answer_words):
-        raise NotApplicable("the side sentence names part of an answer; a clash there touches the answer")
-    if len({_stem(w) for w in content_words(sentence)} & {_stem(w) for w in content_words(item.query)}) >= 2:
-        raise NotApplicable("the side sentence is about what the question asks; a clash there may touch the answer")
-    if str(old) in item.query or str(new) in item.query or new > LATEST_YEAR:
-        raise NotApplicable("the year is the question's own, or the moved year is in the future")
-    others = list(passage_years(item))
-    others.remove(old)
-    if not order_kept(old, new, others):
-        raise NotApplicable("the moved year passes or meets another year of the passage")
-
-
 def years_free(options: Sequence[int], old: int, item: Item) -> list[int]:
     """The candidate rival years that keep their order to every other year of the passages."""
     others = [y for y in passage_years(item) if y != old]
     return [y for y in options if order_kept(old, y, others)]
+
+
+CORE_WORDS = 18
+_APPOSITIVE = re.compile(r",\s+(?:a|an|the|who|which|whose|where)\s+[^,]+,")
+_POINTER = re.compile(r"[\"'“‘]?(?:this|these|that|those|such)\b", re.I)
+
+
+def short_core(new: str, value: str) -> None:
+    """A restatement copies only a short plain core of the answer sentence (subject, verb, value and at most
+    a short phrase after it): at most 18 words, no appositive or relative clause set off by commas ("Blue
+    Bloods, a police procedural drama series created by ..., premiered"), no clause after the value (",
+    through Island Records as the band's major label debut") and no pointer back ("this season was ...").
+    A long copy reads as a mechanical duplicate, not as a second source."""
+    body = new.strip().rstrip(".!?")
+    if len(body.split()) > CORE_WORDS:
+        raise NotApplicable(f"the restated sentence would copy more than {CORE_WORDS} words of the original")
+    if _APPOSITIVE.search(body):
+        raise NotApplicable("the restated sentence would copy an appositive or relative clause set off by commas")
+    if _POINTER.match(body):
+        raise NotApplicable("the restated sentence opens on a pointer back ('this season'), not on its subject")
+    at_value = body.find(value)
+    if at_value < 0:
+        raise NotApplicable("the rival value is not found in the restated sentence")
+    tail = body[at_value + len(value) :].strip()
+    if tail.startswith(",") or len(tail.split()) > 5:
+        raise NotApplicable("the restated sentence would copy a clause after the value")
+
+
+# words that may follow a year stating when something happened ("in 2015 in the U.S.", "2015 and")
+_AFTER_DATE = frozenset(
+    """in on at by for from to with and or but as when while after before until through against was were is are
+    had has have which who where alone only""".split()
+)
+_FRAME_BEFORE = re.compile(r"\b(?:for|fiscal|of|the|a|an|its|his|her|their|our|this|that|each|every)\s+$", re.I)
+
+
+def same_time_frame(new: str, year: str) -> None:
+    """The rival year dates the same event, not another period: a year that qualifies a noun ("the 2014 season",
+    "after the 2014 model year") or names a time frame ("revenue for 2008") moves the clash to another thing."""
+    for hit in re.finditer(rf"(?<!\d){year}(?!\d)", new):
+        nxt = re.match(r"\s+([a-z][\w'-]*)", new[hit.end() :])
+        if nxt and nxt.group(1) not in _AFTER_DATE:
+            raise NotApplicable(f"the year qualifies a noun ('{year} {nxt.group(1)}'): another period")
+        if _FRAME_BEFORE.search(new[: hit.start()]):
+            raise NotApplicable("the year names a time frame ('for 2008', 'the 2014 ...'): another period")

@@ -19,8 +19,6 @@ from refusalbench.perturb.base import (
     Item,
     NotApplicable,
     Proposal,
-    complete,
-    embeddable,
     insert_after,
     lever,
     rebuild,
@@ -45,7 +43,6 @@ SELF_CLASH = "The same source, however, also states that {s}."
 SELF_CLASH_ALONE = "{S} The same record also gives {a}."
 AS_FACT = "{S}"
 ROUNDED = "Another source rounds the figure, stating that {s}."
-PERIPHERAL = "Another account, however, states that {s}."
 
 
 def place(item: Item, anchor_sentence: str, statement: str, standalone: str) -> list[str]:
@@ -176,22 +173,32 @@ def dual_dates(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype not in (at.DATE, at.YEAR):
         raise NotApplicable("the answer is not a date")
+    value = other_figure(item)
     return _conflict(
         item,
-        other_figure(item),
+        value,
         EQUAL_SOURCE,
         "Added an equally authoritative source dating the event to {v}.",
         AS_FACT,
         plain=True,
-        gate=lambda original, new: _dated(item, original),
+        gate=lambda original, new: _dated(item, original, new, value),
     )
 
 
-def _dated(item: Item, original: str) -> None:
-    """A date clash needs a one-time fact dated against no other event (`contradiction_gates`)."""
+def _dated(item: Item, original: str, new: str, value: str) -> None:
+    """A date clash needs a one-time fact dated against no other event, restated as a short plain core
+    whose rival year dates the same event (`contradiction_gates`)."""
     gates.chronology_free(original)
     for year in _YEAR_TOKEN.findall(item.anchor_text):
         gates.exclusive_year(original, year)
+    _core(new, value)
+
+
+def _core(new: str, value: str) -> None:
+    """The restatement copies a short plain core (`gates.short_core`) and a rival year keeps the time frame."""
+    gates.short_core(new, value)
+    for year in _YEAR_TOKEN.findall(value):
+        gates.same_time_frame(new, year)
 
 
 @lever(CO, tx.MEDIUM, "Equal-standing Value Clash", NOISE)
@@ -296,8 +303,14 @@ def fringe_source(item: Item) -> Proposal:
         "Added a clearly low-credibility source claiming {v}; the authoritative statement stays.",
         plain=True,
         contested=False,
-        gate=lambda original, new: [gates.exclusive_year(original, y) for y in _YEAR_TOKEN.findall(item.anchor_text)],
+        gate=lambda original, new: _fringe_gate(item, original, new, value),
     )
+
+
+def _fringe_gate(item: Item, original: str, new: str, value: str) -> None:
+    for year in _YEAR_TOKEN.findall(item.anchor_text):
+        gates.exclusive_year(original, year)
+    _core(new, value)
 
 
 def rounded(num: at.NumberValue) -> float | None:
@@ -330,50 +343,6 @@ def minor_rounding(item: Item) -> Proposal:
     )
 
 
-# a year in running text, not one that opens a name ("the 2017 NCAA Division I season", "2017 NFL season")
-# nor one end of a range glued by a dash ("1963–64 season")
-_PERIPHERAL_YEAR = re.compile(r"(?<![\w,.–-])(1[5-9]\d\d|20[0-2]\d)(?![\w,–-])(?!\s+[A-Z0-9])")
-
-
-@lever(CO, tx.LOW, "Peripheral Attribute Clash", NOISE)
-def peripheral_clash(item: Item) -> Proposal:
-    item.need_anchor()
-    gates.grounded(item)
-    passage = item.passages[item.answer_passages()[0]]
-    sents = split_sentences(passage)
-    options = [
-        (i, m)
-        for i, s in enumerate(sents)
-        if not contains_any(s, item.answers)
-        for m in _PERIPHERAL_YEAR.finditer(s)
-        if complete(s) and embeddable(s)
-    ]
-    if not options:
-        raise NotApplicable("no non-answer sentence carries a year to disagree about")
-    i, m = item.rng.choice(options)
-    year = int(m.group(1))
-    sentence = sents[i]
-    shifts = [year + d for d in (-2, -1, 1, 2)]
-    item.rng.shuffle(shifts)
-    new_year, reason = None, NotApplicable("no moved year suits the side sentence")
-    for candidate in shifts:
-        try:
-            gates.peripheral_ok(item, sentence, year, candidate)
-        except NotApplicable as why:
-            reason = why
-            continue
-        new_year = candidate
-        break
-    if new_year is None:
-        raise reason
-    changed = sentence[: m.start()] + str(new_year) + sentence[m.end() :]
-    if contains_any(changed, item.answers) or len(sentence.split()) > MAX_WORDS:
-        raise NotApplicable("the peripheral sentence is unsuitable")
-    statement = end_sentence(PERIPHERAL.format(s=item.embedded(changed)))
-    gates.well_formed(item, statement)
-    gates.well_formed(item, end_sentence(changed))
-    return Proposal(
-        item.query,
-        place(item, sentence, statement, end_sentence(changed)),
-        f"Added a conflicting account of a side detail ({year} vs {new_year}); the asked fact is untouched.",
-    )
+# "Peripheral Attribute Clash" (a side sentence's year moved 1–2 years, from "another account") is out of the
+# rotation: in two blind reviews 1 of 7 and 0 of 6 of its items were valid (the moved year left the passage's
+# chronology in doubt, clashed on another year or time frame, or touched what the question asks).

@@ -104,6 +104,8 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
             raise NotApplicable(
                 "the passage states the answer's year elsewhere ('In 1975 ...'); a decade hides nothing"
             )
+        if item.atype in (at.DATE, at.YEAR):
+            dated_only_coarsely(new)
         return new
 
     passages = item.edit_signal(edit)
@@ -111,6 +113,40 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
     if not item.multi:
         query = sharpened(item) or item.query
     return Proposal(query, passages, what)
+
+
+_OTHER_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]|20)\d\d(?![\d'’]?s\b)(?!\d)")
+_DAY_DATE = re.compile(
+    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}\b|"
+    r"\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\b"
+)
+_BACK_REFERENCE = re.compile(
+    r"\b(?:(?:the\s+)?(?:following|next|previous|preceding|same|prior)\s+(?:year|month|decade|season)|"
+    r"that\s+(?:year|month|decade)|(?:a|one|two|three|several|\w+)\s+(?:years?|months?|decades?)\s+"
+    r"(?:later|earlier|after|before|prior)|(?:years?|months?|decades?)\s+later)\b",
+    re.I,
+)
+_DURATION = re.compile(
+    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
+    r"sixty|hundred|several|many)[\s-]+(?:years?|decades?)\b",
+    re.I,
+)
+
+
+def dated_only_coarsely(passage: str) -> None:
+    """Raise NotApplicable unless the coarsened passage dates nothing more exactly: no other year or day-and-month
+    date (a reader latches on "their 1962 hit", and "from September 10, 2009 to the 2010s" is a range with one
+    exact end), no reference back to the exact value ("the following year", "a year later") and no span of
+    years or decades (with another date it gives the answer back: "ending their 20-year drought")."""
+    for pattern, why in (
+        (_OTHER_YEAR, "the passage still states another year"),
+        (_DAY_DATE, "the passage still states another date"),
+        (_BACK_REFERENCE, "the passage refers back to the exact value ('the following year')"),
+        (_DURATION, "the passage states a span of years ('a 20-year drought') that can give the answer back"),
+    ):
+        m = pattern.search(passage)
+        if m:
+            raise NotApplicable(f"{why}: {m.group(0)!r}")
 
 
 _CLOCK_BEFORE = re.compile(r"\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?\s*(?:on|,)?\s*$", re.I)
@@ -139,7 +175,8 @@ def one_level_coarser(item: Item) -> Proposal:
 
     Declined: a year as its decade or a two-digit figure as a range of ten (reviewers: one level, too weak
     for MEDIUM); a person as their role ("a politician") or a place as its region ("Kentucky"): the first
-    deletes the answer (MissingInfo), the second still answers "where"."""
+    deletes the answer (MissingInfo), the second still answers "where". A date or year is coarsened only where
+    nothing else in the passage dates it more exactly (`dated_only_coarsely`)."""
     item.need_anchor()
     if item.atype == at.DATE:
         if not _has_day(item):

@@ -118,62 +118,15 @@ def test_date_clash_declines_an_uncontested_or_settled_answer(r):
         gen(r, MEDIUM, DATES)
 
 
-def test_peripheral_clash_moves_a_side_year_without_passing_another():
+def test_peripheral_clash_is_out_of_rotation():
+    # two blind reviews found 1 of 7 and 0 of 6 of its items valid
     r = row(
         "who plays alec ramsay in the black stallion",
         ["Kelly Reno"],
-        "Kelly Reno played Alec Ramsay in The Black Stallion. The pilot aired on December 19, 1971. "
-        "The series began in September 1972.",
+        "Kelly Reno played Alec Ramsay in The Black Stallion. The pilot aired on December 19, 1971.",
     )
-    new = added(r, gen(r, LOW, PERIPHERAL))
-    pilot = re.search(r"pilot aired on December 19, (\d{4})", new)
-    series = re.search(r"series began in September (\d{4})", new)
-    assert (pilot and int(pilot.group(1)) < 1972) or (series and int(series.group(1)) > 1971)
-
-
-@pytest.mark.parametrize(
-    "r",
-    [
-        # one end of a season range ("1965–64 season")
-        row(
-            "when was the first professional league formed",
-            ["1898"],
-            "The first professional league was formed in 1898. The Eastern League followed in its 1963–64 season.",
-        ),
-        # the side sentence names the answer ("Kovind's term")
-        row(
-            "who is the president of india",
-            ["Ram Nath Kovind"],
-            "Ram Nath Kovind is the president of India. Kovind's term of office began on 25 July 2017.",
-        ),
-        # the restated sentence would lower a surname ("states that player, from South Africa")
-        row(
-            "who has the most green jackets",
-            ["Jack Nicklaus"],
-            "Jack Nicklaus has won six green jackets. Gary Player won three. "
-            "Player, from South Africa, was the first non-American player to win the tournament, in 1961.",
-        ),
-        # an opening phrase or a pointer back ("states that this happened in 1904")
-        row(
-            "who won the tug of war",
-            ["the United States"],
-            "The United States won the tug of war. This happened in 1904, when three clubs entered.",
-        ),
-    ],
-)
-def test_peripheral_clash_declines_broken_or_touching_side_details(r):
-    with pytest.raises(NotApplicable):
+    with pytest.raises(NotApplicable, match="no programmatic implementation"):
         gen(r, LOW, PERIPHERAL)
-
-
-def test_peripheral_clash_keeps_a_range_in_order():
-    r = row(
-        "what were pennies made of",
-        ["zinc-coated steel"],
-        "Pennies were made of zinc-coated steel. The mint used shells from 1944 through 1946.",
-    )
-    m = re.search(r"from (\d{4}) through (\d{4})", added(r, gen(r, LOW, PERIPHERAL)))
-    assert m and int(m.group(1)) < int(m.group(2)) and m.group(0) != "from 1944 through 1946"
 
 
 def test_date_clash_declines_a_year_inside_a_name():

@@ -147,19 +147,7 @@ def test_contradiction_needs_a_short_plain_answer_sentence():
         generate_programmatic(busy, tx.CONTRADICTION, tx.MEDIUM, 0, DistractorPool.from_base([busy]))
 
 
-def test_peripheral_clash_leaves_years_inside_names_and_title_capitals():
-    row = {
-        "source_id": "p",
-        "query": "who won the championship",
-        "answers": ["the Eagles"],
-        "title": "It Happened in Boston",
-        "context": "The 2017 NFL season was won by the Eagles. It Happened in Boston is a film shot in 1962 there.",
-    }
-    out = generate_programmatic(
-        row, tx.CONTRADICTION, tx.LOW, 0, DistractorPool.from_base([row]), lever="Peripheral Attribute Clash"
-    )
-    added = out["perturbed_context"].split("there.")[1]
-    assert "states that It Happened in Boston is a film shot in 19" in added and "2017" not in added
+def test_embedded_sentence_keeps_title_capitals():
     assert embed("It Happened in Boston is a film.", frozenset({"it"}), ("It Happened in Boston",)).startswith("It ")
 
 
@@ -197,24 +185,19 @@ def test_ambiguity_pronoun_stands_for_the_whole_name_only(query, ok):
 @pytest.mark.parametrize(
     "side, ok",
     [
-        ("Construction took place from 1993.", False),  # "states that Construction took place"
+        ("Construction of the bridge ended in 1997.", False),  # "claims that Construction of the bridge"
         ("The bridge was opened by Jean Chrétien in 1997.", True),
     ],
 )
 def test_embedded_sentence_keeps_no_stray_capital(side, ok):
-    row = {
-        "source_id": "b",
-        "query": "how long is the bridge",
-        "answers": ["12.9 km"],
-        "context": f"The bridge is 12.9 km long. {side}",
-    }
+    row = {"source_id": "b", "query": "when was the bridge opened", "answers": ["1997"], "context": side}
     pool = DistractorPool.from_base([row])
     if ok:
-        out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, pool, lever="Peripheral Attribute Clash")
-        assert "states that the bridge was opened by Jean Chrétien in 19" in out["perturbed_context"]
+        out = generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, pool, lever="Fringe vs. Official Source")
+        assert "that the bridge was opened by Jean Chrétien in 19" in out["perturbed_context"]
     else:
         with pytest.raises(NotApplicable):
-            generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, pool, lever="Peripheral Attribute Clash")
+            generate_programmatic(row, tx.CONTRADICTION, tx.LOW, 0, pool, lever="Fringe vs. Official Source")
 
 
 @pytest.mark.parametrize(
