@@ -38,8 +38,6 @@ from refusalbench.perturb.text import (
 )
 
 MI = tx.MISSING_INFO
-# no place stand-in: "takes place in a certain place" read awkwardly and left the containing place ("in Florida")
-STAND_IN = {at.PERSON: "a certain person", at.ORGANISATION: "a certain organisation"}
 _TEMPORAL_PREP = r"(?:,\s*)?\b(?:on|in|from|by|during|since|until|till|as of|around|about)\s+(?:the\s+)?"
 
 
@@ -118,130 +116,10 @@ def _mask(text: str, answers: list[str], stand_in: str, tokens: list[str] = ()) 
 # later self-review the cut too often left the answer implied (a surname, another date or singer that answers
 # the question, the rest still explaining "what happens") or a passage opening on "He ..." / "The single was his".
 
-# a name: capitalised words, optionally joined by short lower-case particles ("Isle of Man", "Leonardo da Vinci")
-_BARE_NAME = re.compile(
-    r"(?:The\s+)?[A-Z0-9][\w.'’&-]*"
-    r"(?:,?\s+(?:(?:of|the|de|da|del|di|du|van|von|la|le|and|y|bin|al)\s+)*[A-Z0-9][\w.'’&-]*)*"
-)
-
-
-# a person's name: two to four capitalised words, name particles allowed ("Leonardo da Vinci", "Heath Ledger")
-_PERSON_NAME = re.compile(r"[A-Z][\w.'’-]*(?:\s+(?:(?:de|da|del|di|du|van|von|la|le|bin|al)\s+)*[A-Z][\w.'’-]*){1,3}")
-_DEMONYM = re.compile(
-    r"(?:American|British|English|French|German|Spanish|Italian|Russian|Chinese|Japanese|Indian|Irish|Scottish|"
-    r"Welsh|Dutch|Swedish|Norwegian|Danish|Polish|Greek|Turkish|Mexican|Canadian|Australian|African|European|"
-    r"Asian|Arab|Arabic|Jewish|Muslim|Catholic|Protestant|Roman|Persian|Egyptian|Korean|Portuguese|Swiss|"
-    r"Austrian|Belgian|Finnish|Hungarian|Czech|Israeli|Pakistani|Iranian|Iraqi|Afghan|Native|Latin|Brazilian|"
-    r"Argentine|Cuban|Filipino|Thai|Vietnamese|Indonesian|Soviet|Ottoman|Byzantine|Mongol|Norman|Saxon|Viking|"
-    r"Celtic|Nordic|Scandinavian|Hispanic|Latino|Christian|Hindu|Buddhist|Sikh|\w+(?:ish|ese))",
-)
-# what may follow a stand-in for a whole noun phrase: punctuation, a possessive, a function word or a verb
-_AFTER_NAME = re.compile(
-    r"(?:[,.;:!?)\]\"”]|'s\b|’s\b|\s*$|\s+(?:and|or|but|nor|who|whom|whose|which|that|as|than|in|on|at|of|for|with|"
-    r"by|from|to|into|after|before|during|since|until|when|while|where|because|if|is|was|were|are|has|had|have|"
-    r"will|would|could|can|did|does|do|also|then|later|himself|herself|never|still|again|alone|together|once|"
-    r"became|become|becomes|won|wins|wrote|writes|made|makes|took|takes|gave|gives|began|begins|sang|sings|left|"
-    r"leaves|led|leads|met|meets|said|says|saw|sees|went|goes|came|comes|found|finds|got|gets|held|holds|told|"
-    r"tells|ran|runs|knew|knows|thought|brought|bought|built|sold|sent|spent|stood|taught|fought|felt|kept|lost|"
-    r"paid|put|set|read|hit|beat|drew|drove|flew|grew|rose|threw|wore|chose|broke|spoke|stole|"
-    r"\w+ed|\w+ing)\b)"
-)
-
-
-_ORGANISATION_NAME = re.compile(
-    r"^(?:The\s|[A-Z][A-Z&.\-]{1,5}$)|\b(?:"
-    + "|".join(sorted((re.escape(w) for w in at.ORG_WORDS), key=len, reverse=True))
-    + r")(?!\w)",
-    re.I,
-)
-# a mention that is only part of a longer name: "Manchester by the Sea", "Stratford upon Avon", "Greater London"
-_NAME_GOES_ON_AFTER = re.compile(r"\s+(?:(?:by|upon|on|under)\s+the|de|du|la|le|da|del|van|von|upon)\s+[A-Z]")
-_WORD_BEFORE_NAME = re.compile(r"(?:^|(?<=\s))([A-Z][a-z]+)\s+$")
-
-
-_LOWER_WORD_BEFORE = re.compile(r"(?:^|(?<=\s))([a-z]+)\s+$")
-# lower-case words a whole name may follow; after another noun it is an appositive ("American singer Lesley Gore")
-_MAY_PRECEDE_NAME = frozenset(
-    """the a an by to of and or nor but with is was are were be been as from for in at on into onto near including
-    featuring starring that than whom when while after before then where because said says named called like between
-    among against about under over became becomes become also only not which who if had has have beat beats won joined
-    replaced succeeded married met saw sees until since during""".split()
-)
-
-
-def _name_before(before: str) -> bool:
-    """True when the word right before makes the mention part of a longer name ("Greater London") or an
-    appositive to a noun ("American singer Lesley Gore" would become "American singer a certain person")."""
-    w = _WORD_BEFORE_NAME.search(before)
-    if w and before[: w.start(1)].rstrip()[-1:] not in ("", ".", "!", "?", ":", ";", '"', "(", "“"):
-        return True
-    low = _LOWER_WORD_BEFORE.search(before)
-    return bool(low) and low.group(1) not in _MAY_PRECEDE_NAME and not low.group(1).endswith("ed")
-
-
-def whole_name_sites(item: Item, text: str, tokens: list[str]) -> bool:
-    """True when every mention of the answer in `text` stands as a whole noun phrase a person stand-in can
-    replace: not joined by a hyphen ("British-American"), not followed by a noun it modifies ("British fur
-    traders") or by more of a longer name ("Ledger Prize")."""
-    alternatives = [p.pattern for p in (answer_pattern(a) for a in item.answers) if p]
-    alternatives += [rf"(?-i:(?<!\w){re.escape(w)}(?!\w))" for w in tokens]
-    if not alternatives:
-        return True
-    for m in re.finditer("|".join(f"(?:{a})" for a in alternatives), text, re.I):
-        if text[max(m.start() - 1, 0) : m.start()] in ("-", "–") or not _AFTER_NAME.match(text, m.end()):
-            return False
-        if _NAME_GOES_ON_AFTER.match(text, m.end()) or _name_before(text[: m.start()]):
-            return False
-    return True
-
-
-# a definite role in apposition to the stand-in identifies the person anyway: "a certain person, the founder of
-# the company", "the first woman to ..., a certain person", "a certain person (the current president)"
-_ROLE_BESIDE = re.compile(
-    r"a certain person(?:,|\s*\(|\s+[-–—])\s*(?:who\s+(?:is|was)\s+)?(?:the|its|their|his|her)\s+(?!\w+\s*[,.)])"
-    r"|\b(?:the|its|their)\s+(?:first|only|last|sole|current|founding|\w+est)\b[^.,;()]{0,60},\s+a certain person",
-    re.I,
-)
-
-
-@lever(MI, tx.MEDIUM, "Placeholder Entity Substitution", CONTEXT)
-def placeholder_entity(item: Item) -> Proposal:
-    """Mentions of the answer entity replaced by "a certain person / organisation / place". A person stand-in
-    only for a whole person's name (two to four capitalised words, no nationality: "British and French
-    Canadian" gave "a certain person fur traders") standing as a whole noun phrase at every mention."""
-    item.need_anchor()
-    if item.atype not in STAND_IN:
-        raise NotApplicable(f"the answer is a {item.atype}, not a named entity")
-    stand_in = STAND_IN[item.atype]
-    stated = [a for a in item.answers if any(contains(p, a) for p in item.passages)]
-    if any(not _BARE_NAME.fullmatch(a) for a in stated):
-        # "hosted by Brazil" → "a certain place" would swallow the verb; "The Senate's" a possessive
-        raise NotApplicable("a stated answer is a phrase around a name, not the bare name a stand-in can replace")
-    tokens = name_tokens(item) if item.atype == at.PERSON else []
-    if any(at.detect(a, item.query) != item.atype for a in stated):
-        # "The Emotions" and "Luther Ingram": one stand-in would call a singer an organisation
-        raise NotApplicable("the stated answers are of different kinds; one stand-in would misname some")
-    if item.atype == at.PERSON:
-        if any(not _PERSON_NAME.fullmatch(a) or a.startswith("The ") or not at.person_name(a) for a in stated):
-            raise NotApplicable("a stated answer is not a person's full name (one word, a group, a title)")
-        if any(_DEMONYM.fullmatch(w) or at.is_demonym(w) for a in stated for w in a.split()):
-            raise NotApplicable("a stated answer is or contains a nationality or other adjective, not a person")
-    if item.atype == at.ORGANISATION and not all(_ORGANISATION_NAME.search(a) for a in stated):
-        # "Major General Clarence L. Tinker" is typed an organisation only for its length
-        raise NotApplicable("a stated answer is not plainly an organisation (an acronym, 'The ...', a company word)")
-    if not all(whole_name_sites(item, item.passages[i], tokens) for i in item.answer_passages()):
-        raise NotApplicable("a mention of the answer is part of a compound or modifies a noun ('British fur traders')")
-    passages = item.edit_signal(lambda p: _mask(p, item.answers, stand_in, tokens))
-    if item.atype == at.PERSON and any(
-        re.search(rf"\bthe\s+{re.escape(a)}\b", item.passages[i], re.I) for a in stated for i in item.signal
-    ):
-        # "hosted the New York Knickerbockers" → "hosted a certain person": a team, not a person
-        raise NotApplicable("the passage writes 'the' before the answer: a group or thing, not a person")
-    if item.atype == at.PERSON and any(_ROLE_BESIDE.search(p) for p in passages):
-        raise NotApplicable("the passage still names the person's role beside the stand-in ('the founder of ...')")
-    return _proposal(
-        item, passages, f"Replaced every mention of the answer entity with the vague stand-in '{stand_in}'."
-    )
+# "Placeholder Entity Substitution" (the answer's name replaced by "a certain person / organisation") is out of the
+# rotation: in two blind reviews 2 of its 11 items were strictly valid; the stand-in broke agreement ("such famous
+# figures as a certain person", two writers or a cast becoming one "certain person"), followed a noun it could
+# not stand beside ("the British singer-songwriter a certain person") or left a role that still named the person.
 
 
 _CUT = "\x00"  # where a time phrase was cut, until the checks below have read the text

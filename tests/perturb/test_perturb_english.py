@@ -254,29 +254,6 @@ def test_unrelated_context_keeps_whole_sentences_only():
     assert ends_sentence(out["perturbed_context"])
 
 
-def test_placeholder_takes_the_place_of_the_article_too():
-    row = {
-        "source_id": "f",
-        "query": "who gets first pick of fa cup games",
-        "answers": ["BBC"],
-        "context": "The first pick of the games goes to the BBC. ITV chooses next.",
-    }
-    out = generate_programmatic(row, tx.MISSING_INFO, tx.MEDIUM, 0, _pool(row), lever="Placeholder Entity Substitution")
-    assert out["perturbed_context"] == "The first pick of the games goes to a certain organisation. ITV chooses next."
-
-
-def test_answer_with_its_sentence_stop_keeps_the_stop():
-    row = {
-        "source_id": "j",
-        "query": "who sings i wanna be like you",
-        "answers": ["Louis Prima."],
-        "title": "I Wan'na Be like You",
-        "context": "The song was written by the Sherman brothers. It was performed by Louis Prima.",
-    }
-    out = generate_programmatic(row, tx.MISSING_INFO, tx.MEDIUM, 0, _pool(row), lever="Placeholder Entity Substitution")
-    assert out["perturbed_context"].endswith("It was performed by a certain person.")
-
-
 def test_no_substitution_inside_a_compound_or_for_a_common_noun():
     row = {
         "source_id": "l",

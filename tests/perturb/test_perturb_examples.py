@@ -76,14 +76,6 @@ TAIL = " A sequel, Deadpool 3, is in development."
             "in the United States on May 18, 2015." + TAIL,
         ),
         (
-            HOBBIT,
-            tx.MISSING_INFO,
-            tx.MEDIUM,
-            "Placeholder Entity Substitution",
-            None,
-            "The Hobbit was written by a certain person. It appeared in 1937.",
-        ),
-        (
             dict(HOBBIT, title="The Hobbit"),
             tx.FALSE_PREMISE,
             tx.HIGH,

@@ -151,19 +151,6 @@ def test_embedded_sentence_keeps_title_capitals():
     assert embed("It Happened in Boston is a film.", frozenset({"it"}), ("It Happened in Boston",)).startswith("It ")
 
 
-def test_placeholder_declines_phrases_around_a_name():
-    row = {
-        "source_id": "w",
-        "query": "where was the last world cup held and who won",
-        "answers": ["Germany", "hosted by Brazil"],
-        "context": "The most recent World Cup, hosted by Brazil in 2014, was won by Germany.",
-    }
-    with pytest.raises(NotApplicable):  # "The most recent World Cup, a certain place in 2014"
-        generate_programmatic(
-            row, tx.MISSING_INFO, tx.MEDIUM, 0, DistractorPool.from_base([row]), lever="Placeholder Entity Substitution"
-        )
-
-
 @pytest.mark.parametrize(
     "query, ok",
     [
@@ -304,41 +291,6 @@ def _lever(row, cls, intensity, lever):
     return generate_programmatic(row, cls, intensity, 0, DistractorPool.from_base([row]), lever=lever)
 
 
-PLACEHOLDER = "Placeholder Entity Substitution"
-
-
-@pytest.mark.parametrize(
-    "answers, context",
-    [
-        (  # a nationality before the noun it modifies: "a certain person fur traders", "a certain person-American"
-            ["French Canadian", "British"],
-            "The region was occupied by British and French Canadian fur traders. "
-            "The treaty set the British-American boundary at the 49th parallel.",
-        ),
-        (["Barack Obama"], "The law was passed by Barack Obama. The Obama administration defended it."),  # modifier
-        (["Queen"], "The song was recorded by Queen. It topped the charts."),  # one word: a band as much as a person
-    ],
-)
-def test_placeholder_person_needs_a_whole_person_name(answers, context):
-    row = {"source_id": "pe", "query": "who did it", "answers": answers, "context": context}
-    with pytest.raises(NotApplicable):
-        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
-
-
-def test_placeholder_replaces_a_person_name_standing_alone():
-    row = {
-        "source_id": "pg",
-        "query": "who played the joker in the dark knight",
-        "answers": ["Heath Ledger"],
-        "context": "The Joker was played by Heath Ledger. Ledger won an Academy Award for it.",
-    }
-    out = _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
-    assert (
-        out["perturbed_context"]
-        == "The Joker was played by a certain person. A certain person won an Academy Award for it."
-    )
-
-
 def test_granularity_low_is_out_of_rotation():
     row = {
         "source_id": "rq",
@@ -394,53 +346,6 @@ def test_sentence_deletion_keeps_the_only_link_to_the_subject(lever):
     out = _lever(side, tx.MISSING_INFO, tx.LOW, lever)
     assert out["perturbed_context"].startswith("Secretariat won the 1973 derby.")
     assert "134,476" not in out["perturbed_context"] or "Sham" not in out["perturbed_context"]
-
-
-@pytest.mark.parametrize(
-    "query, answers, context",
-    [
-        (  # a group and a singer: "a certain organisation" would stand for Luther Ingram too
-            "who sang the song",
-            ["The Emotions", "Luther Ingram"],
-            "It was written for The Emotions. It is best known by Luther Ingram.",
-        ),
-        (  # typed an organisation only for its length
-            "who is the base named after",
-            ["Major General Clarence L. Tinker"],
-            "The base is named in honor of Major General Clarence L. Tinker, a pilot.",
-        ),
-        (  # the place is only part of a longer name: "A certain place by the Sea is a 2016 film"
-            "where was the film filmed",
-            ["Manchester"],
-            "Manchester by the Sea is a 2016 film. It was filmed in Manchester and nearby towns.",
-        ),
-    ],
-)
-def test_placeholder_declines_a_stand_in_of_the_wrong_kind_or_inside_a_name(query, answers, context):
-    row = {"source_id": "pk", "query": query, "answers": answers, "context": context}
-    with pytest.raises(NotApplicable):
-        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
-    if "Manchester" in answers:  # no place stand-in at all ("takes place in a certain place" read awkwardly)
-        alone = dict(row, context="The film was shot in Manchester. It opened in 2016.")
-        with pytest.raises(NotApplicable):
-            _lever(alone, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
-
-
-def test_placeholder_declines_a_name_in_apposition_to_a_noun():
-    row = {
-        "source_id": "ap",
-        "query": "who sings it's my party",
-        "answers": ["Lesley Gore"],
-        "title": "It's My Party (Lesley Gore song)",
-        "context": (
-            "The song was first recorded in 1963. In 1963, American singer Lesley Gore's version hit number one."
-        ),
-    }
-    with pytest.raises(NotApplicable):  # "American singer a certain person's version"
-        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
-    plain = dict(row, context="The song was first recorded in 1963. Lesley Gore's version hit number one.")
-    out = _lever(plain, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
-    assert out["perturbed_context"].endswith("A certain person's version hit number one.")
 
 
 @pytest.mark.parametrize(

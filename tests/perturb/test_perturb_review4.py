@@ -72,46 +72,6 @@ def test_temporal_adjunct_cuts_the_only_date():
     assert out["perturbed_context"] == "The Sydney Harbour Bridge is a steel arch bridge. It was opened by the premier."
 
 
-PLACEHOLDER = "Placeholder Entity Substitution"
-
-
-def test_placeholder_uses_no_place_stand_in():
-    row = {
-        "source_id": "p1",
-        "query": "where was the first permanent settlement located",
-        "answers": ["St. Augustine"],
-        "context": "Spain founded outposts in Florida. The most important of these was St. Augustine, founded 1565.",
-    }
-    with pytest.raises(NotApplicable):
-        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
-
-
-@pytest.mark.parametrize(
-    "context",
-    [
-        "The company was founded in 1976 by Steve Wozniak, the first engineer of the firm, in a garage.",
-        "The company was founded in 1976 by Steve Wozniak (the chief engineer) in a garage.",
-    ],
-)
-def test_placeholder_declines_a_person_whose_unique_role_stays(context):
-    row = {"source_id": "p2", "query": "who founded the company", "answers": ["Steve Wozniak"], "context": context}
-    with pytest.raises(NotApplicable):
-        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
-
-
-@pytest.mark.parametrize(
-    "query, context",
-    [
-        ("who has the oldest team", "The Huskies hosted the New York Knickerbockers in the first game."),
-        ("who played in the first game", "The Huskies hosted the New York Knickerbockers in the first game."),
-    ],
-)
-def test_placeholder_declines_a_team_read_as_a_person(query, context):
-    row = {"source_id": "p3", "query": query, "answers": ["New York Knickerbockers"], "context": context}
-    with pytest.raises(NotApplicable):
-        _lever(row, tx.MISSING_INFO, tx.MEDIUM, PLACEHOLDER)
-
-
 @pytest.mark.parametrize(
     "text, ok",
     [
