@@ -28,19 +28,17 @@ from tests.perturb.conftest import generate_all
 
 MIN_COVERAGE_SINGLE = 0.7
 # cells where declining is the design (measured on this 300-question sample, after the source gate that declines a
-# question whose passage does not clearly state its answer: Ambiguity 1 / 0 / 0 % ("it" only with one salient
-# referent and enough question left); Contradiction 1 / 1 / 0 % (dates, years and figures only, restated as a short
-# plain core of at most 18 words that alone states the answer, the rival year dating the same event; LOW's side
-# year is out of rotation; HIGH a tenfold count nothing else in the passage settles); MissingInfo MEDIUM 3 %
-# (temporal adjunct where no other date stays, and price only: the answer-sentence cut and the entity
-# placeholder are out of rotation; 13 % with the placeholder, 26 % before the place stand-in went and the
-# temporal adjunct declined other dates); FalsePremise 0 / 3 / 1.7 % (LOW: a work the passage dates, named in
-# the query; MEDIUM: a work the passage says was released, published or aired in a given year; HIGH: "who <sang / wrote / directed ...> <the
-# passage's title>" only); Granularity
-# 0 / 2.7 / 0 % (LOW and HIGH have no rule-based lever; MEDIUM an exact date, a year or a figure of 100 or more,
-# a date or year only where nothing else in the passage dates it);
-# Epistemic 0.7 / 10 / 10 % (a work or building the passage's opening sentence names)). The thinnest non-empty
-# cells must still produce something.
+# question whose passage does not clearly state its answer: Ambiguity 1 / 0 / 0 % ("it" only with one salient referent
+# and enough question left); Contradiction 1 / 1 / 0 % (dates, years and figures only, restated as a short plain core
+# of at most 18 words that alone states the answer, the rival year dating the same event; LOW's side year is out of
+# rotation; HIGH a tenfold count nothing else in the passage settles); MissingInfo MEDIUM 3 % (temporal adjunct where
+# no other date stays, and price only: the answer-sentence cut and the entity placeholder are out of rotation; 13 %
+# with the placeholder, 26 % before the place stand-in went and the temporal adjunct declined other dates);
+# FalsePremise 0 / 3 / 1.7 % (LOW: a work the passage dates, named in the query; MEDIUM: a work the passage says was
+# released, published or aired in a given year; HIGH: "who <sang / wrote / directed ...> <the passage's title>" only);
+# Granularity 0 / 2.7 / 0 % (LOW and HIGH have no rule-based lever; MEDIUM an exact date, a year or a figure of 100 or
+# more, a date or year only where nothing else in the passage dates it); Epistemic 0.7 / 10 / 10 % (a work or building
+# the passage's opening sentence names)). The thinnest non-empty cells must still produce something.
 MIN_COVERAGE_CELL = {
     (tx.AMBIGUITY, tx.LOW): 0.005,
     (tx.AMBIGUITY, tx.MEDIUM): 0.0,
