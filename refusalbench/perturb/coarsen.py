@@ -286,7 +286,11 @@ def coarsen_passage(item: Item, passage: str, level: int, name_tokens: list[str]
                 and at.parse_date(w.group(1) + " 1") is None
             ):
                 raise NotApplicable('the year is part of a name ("Housing Act 1980")')
-            if prev in _POSSESSIVES and re.match(r"\s+[\w-]", after):
+            lead = m.group(0).split(maxsplit=1)[0].lower()
+            if lead in _DATE_PREP and len(m.group(0).split()) > 1:
+                # the matched answer carries its own preposition ("in 1931"): keep one
+                repl = "in " + phrase.removeprefix("in ")
+            elif prev in _POSSESSIVES and re.match(r"\s+[\w-]", after):
                 repl = attributive(phrase)  # "their 1973 album" → "their 1970s album"
             elif prev in _DATE_PREP:
                 start, repl = w.start(1), "in " + phrase.removeprefix("in ")

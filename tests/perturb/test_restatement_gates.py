@@ -133,3 +133,18 @@ def test_coarsening_keeps_a_lone_date():
 def test_coarsening_declines_what_still_dates_the_answer(query, answer, context, why):
     with pytest.raises(NotApplicable, match=why):
         gen(row(query, [answer], context), tx.GRANULARITY, tx.MEDIUM, COARSER)
+
+
+def test_coarsened_year_keeps_the_preposition_a_stated_answer_carries():
+    # the gold answers "1931" and "In 1931": the longer one matched "in 1931" whole and lost its "in"
+    context = (
+        "The state legislature legalized gambling at the local level in 1931. The town was poised to grow. "
+        "The county issued the first gambling license in 1931 to the Northern Club."
+    )
+    row = {"source_id": "lv", "query": "when did las vegas become a gambling town", "answers": ["1931", "In 1931"]}
+    row["context"] = context
+    out = generate_programmatic(
+        row, tx.GRANULARITY, tx.MEDIUM, 0, DistractorPool.from_base([row]), lever="Answer Stated One Level Coarser"
+    )
+    assert "at the local level in the 20th century." in out["perturbed_context"]
+    assert "license in the 20th century to" in out["perturbed_context"]
