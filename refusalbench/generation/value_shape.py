@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional, Sequence
 
-MONTHS = (
-    "January February March April May June July August September October November December "
-    "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec"
-).split()
+from refusalbench.perturb import answer_types as at
+
+MONTHS = tuple(m.capitalize() for m in at.MONTHS) + tuple("Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec".split())
 _MONTH = r"(?:" + "|".join(MONTHS) + r")"
 # "in March April 2018": a month directly followed by another month (a date given two months)
 _TWO_MONTHS = re.compile(rf"\b{_MONTH}\.?,?\s+(?:\d{{1,2}},?\s+)?{_MONTH}\b")

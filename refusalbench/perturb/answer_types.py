@@ -36,6 +36,8 @@ MONTHS = (
     "november",
     "december",
 )
+# the capitalised names as a regex alternation ("January|February|..."), for date patterns in passages
+MONTH_NAMES = "|".join(m.capitalize() for m in MONTHS)
 _MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
 _MONTH_RE = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"

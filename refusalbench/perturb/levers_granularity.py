@@ -116,10 +116,7 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
 
 
 _OTHER_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]|20)\d\d(?![\d'’]?s\b)(?!\d)")
-_DAY_DATE = re.compile(
-    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2}\b|"
-    r"\b\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\b"
-)
+_DAY_DATE = re.compile(rf"\b(?:{at.MONTH_NAMES})\s+\d{{1,2}}\b|\b\d{{1,2}}\s+(?:{at.MONTH_NAMES})\b")
 _BACK_REFERENCE = re.compile(
     r"\b(?:(?:the\s+)?(?:following|next|previous|preceding|same|prior)\s+(?:year|month|decade|season)|"
     r"that\s+(?:year|month|decade)|(?:a|one|two|three|several|\w+)\s+(?:years?|months?|decades?)\s+"

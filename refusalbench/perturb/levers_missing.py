@@ -132,10 +132,8 @@ _TIMELESS_CLAUSE = re.compile(
     r"\x00\s*,?\s*(?:while|when|as|whereas)\b|\b(?:while|when|as|whereas)\s+[^.!?;\x00]{1,120}?\x00\s*[.!?;]"
 )
 _YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?:s|'s)?(?!\d)")
-_DATE_WORD = re.compile(
-    r"\b(?:January|February|March|April|June|July|August|September|October|November|December)\b"
-    r"|\bMay\s+\d|\d\s+May\b"
-)
+# a month name ("May" only beside a day number: the verb is far more common)
+_DATE_WORD = re.compile(r"\b(?:" + at.MONTH_NAMES.replace("|May|", "|") + r")\b|\bMay\s+\d|\d\s+May\b")
 
 
 @lever(MI, tx.MEDIUM, "Missing Temporal Adjunct", CONTEXT)
