@@ -6,7 +6,6 @@ Every edit applies to each signal passage that states an answer; the query is ne
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
@@ -24,7 +23,16 @@ from refusalbench.perturb.base import (
     replace_spans,
     sentences_with,
 )
+from refusalbench.perturb.clean_prose import clean, pool_words
 from refusalbench.perturb.distractors import STOPWORDS
+from refusalbench.perturb.missing_gates import (
+    defining_sentence_cut,
+    fragment_left,
+    purgeable,
+    refers_back_after_cut,
+    refers_to_figure,
+    unanchored_definite,
+)
 from refusalbench.perturb.text import (
     LOWERABLE,
     answer_pattern,
@@ -32,7 +40,6 @@ from refusalbench.perturb.text import (
     capitalise,
     contains,
     contains_any,
-    lower_vocabulary,
     split_sentences,
     tidy,
 )
@@ -131,6 +138,15 @@ _OPENER_CUT = re.compile(
 _TIMELESS_CLAUSE = re.compile(
     r"\x00\s*,?\s*(?:while|when|as|whereas)\b|\b(?:while|when|as|whereas)\s+[^.!?;\x00]{1,120}?\x00\s*[.!?;]"
 )
+# around a cut: a comma before a stop or another comma, an empty bracket, an opening bracket before a comma; a
+# word that needs what followed it left before a stop ("their last being."); a shared by-phrase ("It was
+# published and written by Simon": the writer now reads as the publisher too)
+_BAD_PUNCTUATION = re.compile(
+    r"[,;:]\s*\x00\s*[,.;:!?)]|\(\s*\x00\s*[),]|\x00\s*,\s*[,.;:)]"
+    r"|\b(?:being|been|be|is|are|was|were|the|a|an|of|to|its|his|her|their|and|or)\s*\x00\s*[,.;:!?)]"
+    r"|\x00\s*(?:and|or)\s+\w+(?:ed|en|wn)\s+by\b",
+    re.I,
+)
 _YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?:s|'s)?(?!\d)")
 # a month name ("May" only beside a day number: the verb is far more common)
 _DATE_WORD = re.compile(r"\b(?:" + at.MONTH_NAMES.replace("|May|", "|") + r")\b|\bMay\s+\d|\d\s+May\b")
@@ -148,9 +164,17 @@ def missing_temporal_adjunct(item: Item) -> Proposal:
             body = answer_pattern(a)
             if body is None:
                 continue
-            # "began airing on October 10, 2017, on The CW": the date's closing comma goes with it
+            if "," in a:
+                # "began airing on October 10, 2017, on The CW": the date's closing comma goes with it
+                text = re.sub(
+                    r"(?<!,)\s" + _TEMPORAL_PREP[len(r"(?:,\s*)?") :] + body.pattern + r",(?=\s)",
+                    _CUT,
+                    text,
+                    flags=re.I,
+                )
+            # "The show, in 2003, moved": an adjunct set off by a pair of commas goes with both
             text = re.sub(
-                r"(?<!,)\s" + _TEMPORAL_PREP[len(r"(?:,\s*)?") :] + body.pattern + r",(?=\s)", _CUT, text, flags=re.I
+                r",\s*" + _TEMPORAL_PREP[len(r"(?:,\s*)?") :] + body.pattern + r",\s", _CUT + " ", text, flags=re.I
             )
             text = re.sub(_TEMPORAL_PREP + body.pattern, _CUT, text, flags=re.I)
             text = re.sub(r"\(\s*born\s+" + body.pattern + r"\s*\)", _CUT, text, flags=re.I)
@@ -160,6 +184,10 @@ def missing_temporal_adjunct(item: Item) -> Proposal:
         if _TIMELESS_CLAUSE.search(text):
             # "The Album was released while a soundtrack ... was released": two clauses left without their times
             raise NotApplicable("the cut leaves a clause without its time joined by while / when / as")
+        if _BAD_PUNCTUATION.search(text):
+            raise NotApplicable(
+                "the cut leaves a sentence that no longer reads right (', .', '( )', 'their last being.')"
+            )
         text = text.replace(_CUT, "")
         if text != passage and (_YEAR.search(text) or _DATE_WORD.search(text)):
             # "in November 2014" after "in September 2014" went, "It existed from 1948": it reads as the answer
@@ -184,8 +212,21 @@ def missing_temporal_adjunct(item: Item) -> Proposal:
 @lever(MI, tx.HIGH, "Answer Token Purge", CONTEXT)
 def answer_token_purge(item: Item) -> Proposal:
     item.need_anchor()
+    if not purgeable(item.query, item.answers, item.atype):
+        # "what does a justice of the peace do": the rest of the passage still describes the answer
+        raise NotApplicable("the answer is a description, definition, role or kind, not a short factoid")
     tokens = name_tokens(item)
-    passages = item.edit_signal(lambda p: _drop(p, lambda s: contains_any(s, item.answers) or has_token(s, tokens)))
+
+    def names(s: str) -> bool:
+        return contains_any(s, item.answers) or has_token(s, tokens)
+
+    def edit(passage: str) -> str:
+        sents = split_sentences(passage)
+        if refers_back_after_cut(sents, [names(s) for s in sents]):
+            raise NotApplicable("a sentence left refers back to a deleted one ('Another account ...')")
+        return _drop(passage, names)
+
+    passages = item.edit_signal(edit)
     return _proposal(item, passages, "Deleted every sentence holding the answer or any of its name variants.")
 
 
@@ -204,8 +245,16 @@ def answer_and_subject(item: Item) -> Proposal:
         sents = split_sentences(passage)
         gone = [about_subject(x) for x in sents]
         after_gap = [x for k, x in enumerate(sents) if not gone[k] and (k == 0 or gone[k - 1])]
-        if new != passage and any(_DANGLING.match(x) for x in after_gap):
-            raise NotApplicable("a sentence left refers back to a deleted one ('The club is also ...', 'these eleven')")
+        if new == passage:
+            return new
+        if any(_DANGLING.match(x) for x in after_gap) or refers_back_after_cut(sents, gone):
+            raise NotApplicable("a sentence left refers back to a deleted one ('After this, ...', 'these eleven')")
+        if unanchored_definite(sents, gone):
+            raise NotApplicable("a sentence left refers back to a deleted one ('The club is also ...', 'The office')")
+        if defining_sentence_cut(sents, gone):
+            raise NotApplicable("the cut deletes the passage's opening sentence, which says what it is about")
+        if fragment_left([x for k, x in enumerate(sents) if not gone[k]]):
+            raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
         return new
 
     passages = item.edit_signal(edit)
@@ -222,40 +271,6 @@ _DANGLING = re.compile(
     r"|(?:The|This|These)\s+\w+(?:\s+\w+)?\s+(?:is|was|are|were|has|had|have)\s+also\b"
     r"|\S+(?:\s+\S+){0,3}\s+also\b)"
 )
-
-
-# a capitalised word inside a sentence: after a lower-case word ("on the Border of") or a verb form after any word
-# ("German atrocities in Germany Shocked American"), followed by a lower-case word (not the start of a longer name)
-_MID_CAPITAL = re.compile(
-    r"(?<=[a-z,] )(?<!\bof )(?<!\band )([A-Z][a-z]{2,})(?=(?: (?:of|the|and|for|de|in))* [a-z])"
-    r"|(?<=[A-Za-z] )([A-Z][a-z]{2,}(?:ed|ing))\b"
-)
-
-
-def clean(passage: str, common: frozenset[str] = frozenset()) -> bool:
-    """True when a replacement passage reads as clean prose: no capitalised common word inside a sentence
-    (a verb form, or a word `common` (the pool's common words) or the passage writes in lower case), no
-    doubled space inside a sentence, no "sitcom's I Love Lucy" (a possessive before a capitalised name)."""
-    if re.search(r"[^.!?\"'”’)\s]\s{2,}\S", passage) or re.search(r"\b[a-z]+'s\s+I\s+[A-Z]", passage):
-        return False
-    lower = common | lower_vocabulary(passage)
-    for m in _MID_CAPITAL.finditer(passage):
-        word = (m.group(1) or m.group(2)).lower()
-        verb_form = word.endswith(("ed", "ing")) and word not in _NAME_ING
-        if word in lower or word in STOPWORDS or word in LOWERABLE or verb_form:
-            return False
-    return True
-
-
-def _common(pool) -> frozenset[str]:
-    """Words the distractor pool writes in lower case at least twice as often as capitalised (computed once)."""
-    if not hasattr(pool, "_lower_words"):
-        counts = Counter(re.findall(r"\b[A-Za-z][a-z']+\b", " ".join(text for _, text in pool.passages)))
-        pool._lower_words = frozenset(w for w, n in counts.items() if w.islower() and n >= 2 * counts[w.capitalize()])
-    return pool._lower_words
-
-
-_NAME_ING = frozenset("united beijing reading wedding sterling darling king red ring".split())
 
 
 @lever(MI, tx.HIGH, "Entirely Irrelevant Context", CONTEXT)
@@ -275,7 +290,7 @@ def irrelevant_context(item: Item) -> Proposal:
                 and balanced(whole)
                 and "..." not in whole
                 and "…" not in whole
-                and clean(whole, _common(item.pool))
+                and clean(whole, *pool_words(item.pool))
             ):
                 edited[i] = whole
                 break
@@ -323,6 +338,14 @@ def is_statement(sentence: str) -> bool:
     return len(sentence.split()) >= 4 and bool(_VERB.search(sentence))
 
 
+def _points_back(sents: list[str], i: int) -> bool:
+    """True when what is left would point back to sentence `i`: the next sentence opens on a back-reference
+    ("However, ..."), or, when `i` holds a figure, a later one refers to a figure ("has since increased")."""
+    if i + 1 < len(sents) and refers_back_after_cut(sents[i : i + 2], [True, False]):
+        return True
+    return bool(re.search(r"\d", sents[i])) and any(refers_to_figure(s) for s in sents[i + 1 :])
+
+
 def _drop_one(item: Item, choose) -> list[str]:
     """Delete one seeded sentence chosen by `choose(sentences) -> candidate indices` per passage; never one
     that ties the query's subject to the answer (`links_subject`)."""
@@ -338,6 +361,7 @@ def _drop_one(item: Item, choose) -> list[str]:
             and not contains_any(sents[i], item.answers)
             and balanced(sents[i])
             and not links_subject(sents, i, words, item.answers)
+            and not _points_back(sents, i)
         ]
         if not options or not sentences_with(sents, item.answers):
             return passage

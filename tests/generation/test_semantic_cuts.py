@@ -57,6 +57,8 @@ def test_a_passage_left_opening_on_a_pronoun_whose_antecedent_was_cut():
     assert "dangling_opening_pronoun" in names(
         cash, "The single was his fifth number one. It was covered in 2001.", ["x"]
     )
+    song = "Cowboy is a 1993 song by Toby Keith. On June 5, 1993, it reached number one."
+    assert "dangling_opening_pronoun" in names(song, "On June 5, 1993, it reached number one.", ["x"])
     road = "Holiday Road is a 1983 song. The song was also used in the sequels."
     assert "dangling_opening_pronoun" in names(road, "The song was also used in the sequels.", ["x"])
     kept = "The institute was established in 1989. It has six units."

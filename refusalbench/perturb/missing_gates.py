@@ -1,0 +1,110 @@
+"""Gates of the MissingInfo deletions: what a cut leaves must read right and must not point back to what went.
+
+- `BACK_OPENER`: a sentence opening that needs the sentence before it ("Another account ...", "However, ...").
+- `refers_to_figure`: a sentence that points back to a figure or time stated elsewhere ("has since increased",
+  "that figure", "the increase", "up from", "the following year").
+- `purgeable`: the question asks for a short factoid (a name, number, date or place), which deleting its
+  sentences really removes; a description, definition, role or kind stays told by the rest of the passage.
+- `fragment_left` / `defining_sentence_cut`: a subject cut that leaves too little, or drops the passage's
+  opening definition.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from refusalbench.perturb import answer_types as at
+
+BACK_OPENER = re.compile(
+    r"^[\"'“(]*(?:Another|Also|However|This|These|That|Those|Such|Both|Either|Neither|The other|The others|"
+    r"The latter|The former|The same|Similarly|Likewise|In addition|Additionally|Furthermore|Moreover|"
+    r"Nevertheless|Nonetheless|Instead|Conversely|In contrast|By contrast|Otherwise|Thus|Therefore|Hence|"
+    r"Consequently|As a result|But|And|Yet|Still|Even so|Then|Meanwhile|In the meantime|At the same time|Other|Others|Lesser|Fewer|More|Less|Further)\b"
+    # "After this, Apple began ...": a preposition before a pointer back
+    r"|^[\"'“(]*(?:After|Before|Following|Because of|Despite|Besides|Unlike|Like|Beyond|Apart from|Except for|"
+    r"In addition to|Instead of|Along with|Due to|As with|By|Of|Among|From|In|At|On|Since|Until|Through)\s+"
+    r"(?:this|that|these|those|them|which|the latter|the former|the same|such)\b"
+)
+
+_REFERS_TO_FIGURE = re.compile(
+    r"\b(?:has|have|had|having|is|are|was|were|ever|long)\s+since\b|\bsince\s+(?:then|that)\b|\bsince\s*[,.;]"
+    r"|\b(?:that|this|these|those|the same|the previous|the earlier|the above|the latter|the former)\s+"
+    r"(?:figures?|numbers?|rates?|totals?|amounts?|levels?|years?|period|dates?|times?|counts?|estimates?|"
+    r"statistics?|percentages?|records?|peaks?|values?|points?|decades?)\b"
+    r"|\bthe\s+(?:increase|decrease|rise|fall|drop|decline|growth|change|gain|loss|jump|reduction|difference)\b"
+    r"|\b(?:up|down|increased|decreased|rose|fell|dropped|grew)\s+(?:from|by)\b|\bcompared\s+(?:to|with)\b"
+    r"|\bthan\s+(?:before|that|this|then|previously|those|these)\b"
+    r"|\b(?:higher|lower|fewer|more|less|larger|smaller|greater|earlier|later)\s*(?:[.,;]|$)"
+    r"|\b(?:the\s+(?:following|next|previous|preceding|same)|that|a)\s+(?:year|decade|month|season)\s+later\b"
+    r"|\b(?:the\s+(?:following|next|previous|preceding|same)|that)\s+(?:year|decade|month|season)\b"
+    r"|\b(?:by then|by that time|at that time|at the time|thereafter|in turn)\b",
+    re.I,
+)
+
+
+def refers_to_figure(sentence: str) -> bool:
+    """True when the sentence points back to a figure or time given elsewhere ("has since increased")."""
+    return bool(_REFERS_TO_FIGURE.search(sentence))
+
+
+def refers_back_after_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool:
+    """True when a sentence kept right after a deleted one opens with a back-reference ("Another account ...")."""
+    return any(not gone[k] and gone[k - 1] and BACK_OPENER.match(sents[k]) for k in range(1, len(sents)))
+
+
+# a description, definition, role, kind or reason: the rest of the passage still tells it
+_DESCRIPTIVE_Q = re.compile(
+    r"\b(?:what|which)\s+(?:type|types|kind|kinds|sort|breed|species|genre|style|form|class|category|role|"
+    r"job|purpose|function|duty|duties|responsibilit\w*|meaning|definition|use|uses)\b"
+    r"|\bwhat\s+(?:does|do|did|is|are|was|were)\b.*\b(?:do|does|mean|means|stand for|used for|made of|about)$"
+    r"|\b(?:job|role|purpose|function|duty|duties|meaning|definition|responsibilit\w*)\s+of\b"
+    r"|^(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?[\w'-]+(?:\s+[\w'-]+)?$"
+    r"|^(?:why|how)\b|\bhow\s+(?:does|do|did|is|are|was|were)\b|^define\b|^describe\b|\bexplain\b",
+    re.I,
+)
+_FACTOID_TYPES = (at.PERSON, at.PLACE, at.ORGANISATION, at.DATE, at.YEAR, at.NUMBER)
+
+
+def purgeable(query: str, answers: Sequence[str], atype: str) -> bool:
+    """True for a short factoid answer (name, number, date, place) to a question that asks for one."""
+    if _DESCRIPTIVE_Q.search(query.strip(" ?")):
+        return False
+    if any(len(a.split()) > 6 for a in answers):
+        return False
+    if atype in _FACTOID_TYPES:
+        return True
+    return atype == at.OTHER and all(at._capitalised_name(a) for a in answers)  # a title or name
+
+
+MIN_WORDS_LEFT = 25
+
+
+def defining_sentence_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool:
+    """True when the passage's opening sentence (a whole one, so usually what defines its subject) goes."""
+    return bool(sents) and gone[0] and sents[0].lstrip("\"'“‘(")[:1].isupper()
+
+
+def fragment_left(kept: Sequence[str]) -> bool:
+    """True when what is left is too little to read as a passage: under two sentences or 25 words, or no
+    whole sentence (a chunk's cut-off opening such as "that has been translated ..." alone)."""
+    words = sum(len(s.split()) for s in kept)
+    whole = [s for s in kept if s.lstrip("\"'“‘(")[:1].isupper() and s.rstrip("\"'”’)").endswith((".", "!", "?"))]
+    return len(kept) < 2 or words < MIN_WORDS_LEFT or not whole
+
+
+_DEFINITE = re.compile(r"^[\"'“(]*The\s+([a-z][\w-]+)")
+
+
+def unanchored_definite(sents: Sequence[str], gone: Sequence[bool]) -> bool:
+    """True when a sentence kept right after a deleted one opens on "The <noun>" that nothing kept before it
+    names ("The office was first held by ..." once the sentence naming the office went)."""
+    for k in range(1, len(sents)):
+        if gone[k] or not gone[k - 1]:
+            continue
+        m = _DEFINITE.match(sents[k])
+        if m:
+            before = " ".join(s for j, s in enumerate(sents[:k]) if not gone[j]).lower()
+            if not re.search(rf"\b{re.escape(m.group(1).lower())}", before):
+                return True
+    return False

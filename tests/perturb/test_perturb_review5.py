@@ -1,0 +1,209 @@
+"""MissingInfo gates added after the fifth blind review: each declines a hand-made bad item and keeps a good one."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from refusalbench import taxonomy as tx
+from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
+from refusalbench.perturb.levers_missing import clean
+from refusalbench.perturb.missing_gates import purgeable, refers_to_figure
+
+MI = tx.MISSING_INFO
+
+
+def _lever(row, intensity, lever, pool_rows=()):
+    return generate_programmatic(row, MI, intensity, 0, DistractorPool.from_base([row, *pool_rows]), lever=lever)
+
+
+# -- Missing Temporal Adjunct: commas stay balanced ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "context, expected",
+    [
+        # a year's following comma is the clause's, not the date's: it stays
+        (
+            "The comic series debuted in 2003, published by a small press, with art by a local painter.",
+            "The comic series debuted, published by a small press, with art by a local painter.",
+        ),
+        # an adjunct set off by a pair of commas goes with both
+        (
+            "The comic series, in 2003, moved to a small press run by two brothers.",
+            "The comic series moved to a small press run by two brothers.",
+        ),
+        # a full date's closing comma still goes with it
+        (
+            "The comic series began on October 10, 2003, with a small press run by two brothers.",
+            "The comic series began with a small press run by two brothers.",
+        ),
+    ],
+)
+def test_temporal_adjunct_keeps_commas_balanced(context, expected):
+    row = {"source_id": "c1", "query": "when did the comic series come out", "answers": ["2003", "October 10, 2003"]}
+    out = _lever(dict(row, context=context), tx.MEDIUM, "Missing Temporal Adjunct")
+    assert out["perturbed_context"] == expected
+
+
+@pytest.mark.parametrize(
+    "context",
+    [
+        "The comic series (in 2003, ) was published by a small press run by two brothers.",  # "( )"
+        "The comic series has won many prizes, the first being in 2003.",  # "the first being."
+        "The comic series was published in 2003 and written by a painter from the coast.",  # a shared "by"
+    ],
+)
+def test_temporal_adjunct_declines_punctuation_it_cannot_make_right(context):
+    row = {"source_id": "c2", "query": "when did the comic series come out", "answers": ["2003"]}
+    with pytest.raises(NotApplicable):
+        _lever(dict(row, context=context), tx.MEDIUM, "Missing Temporal Adjunct")
+
+
+# -- Strip Non-queried Statistic: nothing left refers back to the removed figure -------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence, refers",
+    [
+        ("Although the length of stays has since increased, the care is underused.", True),
+        ("That figure doubled within a decade.", True),
+        ("The increase was due to better referral.", True),
+        ("It was up from the previous survey.", True),
+        ("The following year the service expanded.", True),
+        ("Scientists chose strays since they assumed such animals were hardy.", False),
+        ("In 2004 the average stay was 57 days.", False),
+    ],
+)
+def test_refers_to_figure(sentence, refers):
+    assert refers_to_figure(sentence) is refers
+
+
+_HOSPICE = (
+    "Most patients are referred to hospice in the very end stages of their illness. "
+    "The average stay in hospice was 26 days in 1994 and 19 days in 1998. "
+    "Although the length of average stays has since increased, hospice care continues to be underused. "
+    "In 2004 the average stay was 57 days and the median stay was 22 days."
+)
+
+
+def test_strip_statistic_declines_a_figure_referred_back_to():
+    row = {"source_id": "s1", "query": "what is the average time in hospice care", "answers": ["57 days"]}
+    with pytest.raises(NotApplicable):
+        _lever(dict(row, context=_HOSPICE), tx.LOW, "Strip Non-queried Statistic")
+
+
+def test_strip_statistic_keeps_a_figure_nothing_refers_back_to():
+    context = _HOSPICE.replace("Although the length of average stays has since increased, h", "H")
+    row = {"source_id": "s2", "query": "what is the average time in hospice care", "answers": ["57 days"]}
+    out = _lever(dict(row, context=context), tx.LOW, "Strip Non-queried Statistic")
+    assert "26 days" not in out["perturbed_context"] and "57 days" in out["perturbed_context"]
+
+
+# -- Answer Token Purge: short factoid answers only; no back-reference to a cut sentence ------------------------
+
+
+@pytest.mark.parametrize(
+    "query, answers, atype, ok",
+    [
+        ("what is the job of justice of the peace", ["dispense summary justice"], "other", False),
+        ("what does a justice of the peace do", ["keeps the peace"], "other", False),
+        ("what type of dog was laika the spacedog", ["mongrel"], "other", False),
+        ("who led the soldiers in ending the raid", ["Robert E. Lee"], "person", True),
+        ("which film has the routine in it", ["The Naughty Nineties"], "other", True),
+    ],
+)
+def test_purge_only_short_factoid_answers(query, answers, atype, ok):
+    assert purgeable(query, answers, atype) is ok
+
+
+_DOG = (
+    "The dog was found wandering the streets of the capital in the winter. "
+    "Scientists chose strays because they assumed such animals could endure cold and hunger. "
+    "The dog chosen for the flight was trained by Oleg Gazenko at the institute. "
+    "{opener} the dog weighed about six kilograms at the time of the flight."
+)
+
+
+def test_token_purge_declines_a_back_reference_to_a_cut_sentence():
+    row = {"source_id": "p1", "query": "who trained the dog", "answers": ["Oleg Gazenko"]}
+    with pytest.raises(NotApplicable):
+        _lever(dict(row, context=_DOG.format(opener="Another account reported that")), tx.HIGH, "Answer Token Purge")
+    out = _lever(dict(row, context=_DOG.format(opener="Records show that")), tx.HIGH, "Answer Token Purge")
+    assert "Gazenko" not in out["perturbed_context"]
+
+
+def test_token_purge_declines_a_role_question():
+    row = {
+        "source_id": "p2",
+        "query": "what is the job of a justice of the peace",
+        "answers": ["dispense summary justice"],
+        "context": "A justice of the peace is a judicial officer appointed to keep the peace. "
+        "In past centuries the term commissioner of the peace was used. "
+        "Justices of the peace dispense summary justice in common law jurisdictions.",
+    }
+    with pytest.raises(NotApplicable):
+        _lever(row, tx.HIGH, "Answer Token Purge")
+
+
+# -- Answer and Subject Sentences Deleted: no defining sentence cut, no fragment left ---------------------------
+
+SUBJECT = "Answer and Subject Sentences Deleted"
+
+
+def test_subject_cut_declines_deleting_the_defining_sentence():
+    row = {
+        "source_id": "a1",
+        "query": "who is the president of the republic",
+        "answers": ["Edgar Lungu"],
+        "context": "The President of the Republic is the head of state and of government. "
+        "A lawyer first held the office following independence in 1964, when the country was young. "
+        "Since 1991 five others have served, among them the current President Edgar Lungu.",
+    }
+    with pytest.raises(NotApplicable):
+        _lever(row, tx.HIGH, SUBJECT)
+
+
+def test_subject_cut_declines_leaving_a_one_clause_fragment():
+    row = {
+        "source_id": "a2",
+        "query": "how many volumes are in the pirate series",
+        "answers": ["83"],
+        "context": "that has been translated into various languages and spawned a large media franchise. "
+        "The pirate series follows a boy whose body gains the properties of rubber. "
+        "The pirate series spans 83 volumes.",
+    }
+    with pytest.raises(NotApplicable):
+        _lever(row, tx.HIGH, SUBJECT)
+
+
+def test_subject_cut_keeps_a_passage_that_still_reads_whole():
+    row = {
+        "source_id": "a3",
+        "query": "who is the book of acts written to",
+        "answers": ["Jewish audiences"],
+        "context": "the answer it provides, and its central theme, is that the message was sent to the Gentiles "
+        "because others rejected it. The speeches in the book of Acts are addressed to Jewish audiences. "
+        "On the one hand Luke portrays the Christians as a sect, and therefore entitled to legal protection "
+        "as a recognised religion.",
+    }
+    out = _lever(row, tx.HIGH, SUBJECT)
+    assert "Jewish audiences" not in out["perturbed_context"]
+
+
+# -- Entirely Irrelevant Context: clean prose only --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, ok",
+    [
+        ("The township where the site is located is called Shah pur Kandi Township.", False),
+        ("The township where the site is located is called Pathankot , near the river.", False),
+        ("The dam was finished in the spring.The lake filled within a year.", False),
+        ("The painting by Leonardo da Vinci hangs in the Louvre in Paris.", True),
+        ("The township where the site is located lies near Pathankot city in Punjab.", True),
+    ],
+)
+def test_replacement_passage_spacing_and_split_names(text, ok):
+    assert clean(text, frozenset(), Counter({"city": 40, "pur": 1})) is ok
