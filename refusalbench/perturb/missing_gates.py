@@ -20,7 +20,8 @@ BACK_OPENER = re.compile(
     r"^[\"'“(]*(?:Another|Also|However|This|These|That|Those|Such|Both|Either|Neither|The other|The others|"
     r"The latter|The former|The same|Similarly|Likewise|In addition|Additionally|Furthermore|Moreover|"
     r"Nevertheless|Nonetheless|Instead|Conversely|In contrast|By contrast|Otherwise|Thus|Therefore|Hence|"
-    r"Consequently|As a result|But|And|Yet|Still|Even so|Then|Meanwhile|In the meantime|At the same time|Other|Others|Lesser|Fewer|More|Less|Further)\b"
+    r"Consequently|As a result|But|And|Yet|Still|Even so|Then|Meanwhile|In the meantime|At the same time|"
+    r"Other|Others|Lesser|Fewer|More|Less|Further)\b"
     # "After this, Apple began ...": a preposition before a pointer back
     r"|^[\"'“(]*(?:After|Before|Following|Because of|Despite|Besides|Unlike|Like|Beyond|Apart from|Except for|"
     r"In addition to|Instead of|Along with|Due to|As with|By|Of|Among|From|In|At|On|Since|Until|Through)\s+"
