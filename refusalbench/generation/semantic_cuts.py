@@ -30,7 +30,7 @@ _DEMONSTRATIVE = r"(?:This|These|Those|That|Such|The latter|The former|The same)
 _OPENS_PRONOUN = re.compile(rf"^[\"'“(]*(?:{_PERSONAL}|{_DEMONSTRATIVE})\b")
 # in a new opening sentence: a personal pronoun, an early "also", or a phrase pointing back ("by this time")
 _EARLY_PRONOUN = re.compile(
-    r"^[^;]{0,40}?,\s+(?:he|she|it|they|his|her|its|their)\b"  # "Since 2009, he ...", "On June 5, 1993, it ..."
+    r"^[^;]{0,80}?,\s+(?:he|she|it|they|his|her|its|their)\b"  # "Since 2009, he ...", "On June 5, 1993, it ..."
     r"|\b(?:he|she|his|her|hers|him|they|their|them)\b"  # "The single was his fifth release"
     r"|^(?:\S+\s+){0,4}also\b",  # "The song was also used ..."
     re.I,

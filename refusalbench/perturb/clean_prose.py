@@ -22,8 +22,9 @@ _MID_CAPITAL = re.compile(
 )
 
 
-# broken spacing: a doubled space inside a sentence, a space before a comma or stop, none after a full stop
-_BAD_SPACING = re.compile(r"[^.!?\"'”’)\s]\s{2,}\S|\w\s+[,;:.!?](?!\w)|[a-z]{2}[.,;][A-Z][a-z]")
+# broken spacing: a doubled space inside a sentence, a space before a comma or stop, none after a full stop,
+# a dash glued to one word only ("Scene Four- It is")
+_BAD_SPACING = re.compile(r"[^.!?\"'”’)\s]\s{2,}\S|\w\s+[,;:.!?](?!\w)|[a-z]{2}[.,;][A-Z][a-z]|[A-Za-z]-\s+[A-Z]")
 # a name broken by a lower-case piece ("Shah pur Kandi Township"), the piece not a particle or function word
 _SPLIT_NAME = re.compile(r"\b[A-Z][a-z]+ ([a-z]{2,5}) [A-Z][a-z]+")
 

@@ -26,11 +26,13 @@ from refusalbench.perturb.base import (
 from refusalbench.perturb.clean_prose import clean, pool_words
 from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
+    dates_left,
     defining_sentence_cut,
     fragment_left,
     purgeable,
     refers_back_after_cut,
     refers_to_figure,
+    rival_left,
     unanchored_definite,
 )
 from refusalbench.perturb.text import (
@@ -144,12 +146,10 @@ _TIMELESS_CLAUSE = re.compile(
 _BAD_PUNCTUATION = re.compile(
     r"[,;:]\s*\x00\s*[,.;:!?)]|\(\s*\x00\s*[),]|\x00\s*,\s*[,.;:)]"
     r"|\b(?:being|been|be|is|are|was|were|the|a|an|of|to|its|his|her|their|and|or)\s*\x00\s*[,.;:!?)]"
-    r"|\x00\s*(?:and|or)\s+\w+(?:ed|en|wn)\s+by\b",
+    r"|\x00\s*(?:and|or)\s+\w+(?:ed|en|wn)\s+by\b"
+    r"|\d[:.]\d\d\s*(?:[ap]\.\s?m\.|[ap]m\b)?\s*\x00",  # "At about 8:20 p.m., a ... eruption": a time left dateless
     re.I,
 )
-_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?:s|'s)?(?!\d)")
-# a month name ("May" only beside a day number: the verb is far more common)
-_DATE_WORD = re.compile(r"\b(?:" + at.MONTH_NAMES.replace("|May|", "|") + r")\b|\bMay\s+\d|\d\s+May\b")
 
 
 @lever(MI, tx.MEDIUM, "Missing Temporal Adjunct", CONTEXT)
@@ -189,7 +189,7 @@ def missing_temporal_adjunct(item: Item) -> Proposal:
                 "the cut leaves a sentence that no longer reads right (', .', '( )', 'their last being.')"
             )
         text = text.replace(_CUT, "")
-        if text != passage and (_YEAR.search(text) or _DATE_WORD.search(text)):
+        if text != passage and dates_left(text):
             # "in November 2014" after "in September 2014" went, "It existed from 1948": it reads as the answer
             raise NotApplicable("another year or date stays in the passage and would read as the answer")
         # a cut opening phrase leaves ", the Roosevelt administration ...": drop the comma, capitalise
@@ -224,7 +224,13 @@ def answer_token_purge(item: Item) -> Proposal:
         sents = split_sentences(passage)
         if refers_back_after_cut(sents, [names(s) for s in sents]):
             raise NotApplicable("a sentence left refers back to a deleted one ('Another account ...')")
-        return _drop(passage, names)
+        new = _drop(passage, names)
+        if new != passage and fragment_left([s for s in sents if not names(s)]):
+            raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
+        if new != passage and rival_left(new, item.atype, item.query_words()):
+            # "filming locations included Wellington" once "filmed in New Zealand" went; "In 1936 the province ..."
+            raise NotApplicable("what is left still offers a value of the answer's kind (another date, a place)")
+        return new
 
     passages = item.edit_signal(edit)
     return _proposal(item, passages, "Deleted every sentence holding the answer or any of its name variants.")
@@ -255,6 +261,9 @@ def answer_and_subject(item: Item) -> Proposal:
             raise NotApplicable("the cut deletes the passage's opening sentence, which says what it is about")
         if fragment_left([x for k, x in enumerate(sents) if not gone[k]]):
             raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
+        if rival_left(new, item.atype, subject):
+            # "In 1975, the government negotiated ..." once "The handback took place on 16 August 1975" went
+            raise NotApplicable("what is left still offers a value of the answer's kind (another date, a place)")
         return new
 
     passages = item.edit_signal(edit)

@@ -5,6 +5,8 @@
   "that figure", "the increase", "up from", "the following year").
 - `purgeable`: the question asks for a short factoid (a name, number, date or place), which deleting its
   sentences really removes; a description, definition, role or kind stays told by the rest of the passage.
+- `rival_left`: after a purge, the text left still offers a value of the answer's kind (another date for a
+  "when" question, a place named beside the query's own words for a "where" one).
 - `fragment_left` / `defining_sentence_cut`: a subject cut that leaves too little, or drops the passage's
   opening definition.
 """
@@ -15,6 +17,7 @@ import re
 from typing import Sequence
 
 from refusalbench.perturb import answer_types as at
+from refusalbench.perturb.text import split_sentences
 
 BACK_OPENER = re.compile(
     r"^[\"'“(]*(?:Another|Also|However|This|These|That|Those|Such|Both|Either|Neither|The other|The others|"
@@ -108,4 +111,35 @@ def unanchored_definite(sents: Sequence[str], gone: Sequence[bool]) -> bool:
             before = " ".join(s for j, s in enumerate(sents[:k]) if not gone[j]).lower()
             if not re.search(rf"\b{re.escape(m.group(1).lower())}", before):
                 return True
+    return False
+
+
+_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?:s|'s)?(?!\d)")
+# a month name ("May" only beside a day number: the verb is far more common)
+_DATE_WORD = re.compile(r"\b(?:" + at.MONTH_NAMES.replace("|May|", "|") + r")\b|\bMay\s+\d|\d\s+May\b")
+_INNER_NAME = re.compile(r"(?<=[a-z,] )[A-Z][a-z]{2,}")
+
+
+def dates_left(text: str) -> bool:
+    """True when the text holds a year or a month name (it would read as the answer to a "when" question)."""
+    return bool(_YEAR.search(text) or _DATE_WORD.search(text))
+
+
+def _stem(word: str) -> str:
+    return re.sub(r"(?:ings?|ed|es|s|ers?|ions?)$", "", word.lower())[:6]
+
+
+def rival_left(text: str, atype: str, query_words: set[str]) -> bool:
+    """True when the text left after the answer's sentences went still offers a value of the answer's kind: any
+    date for a date or year, or, for a place, a sentence sharing a query word's stem ("filming" of "filmed")
+    that names something in capitals inside it ("filming locations included Bay of Plenty, Taupo")."""
+    if atype in (at.DATE, at.YEAR):
+        return dates_left(text)
+    if atype != at.PLACE:
+        return False
+    stems = {_stem(w) for w in query_words if len(w) >= 4}
+    for sentence in split_sentences(text):
+        words = {_stem(w) for w in re.findall(r"[A-Za-z]{4,}", sentence)}
+        if words & stems and _INNER_NAME.search(sentence):
+            return True
     return False

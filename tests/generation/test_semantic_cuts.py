@@ -59,6 +59,10 @@ def test_a_passage_left_opening_on_a_pronoun_whose_antecedent_was_cut():
     )
     song = "Cowboy is a 1993 song by Toby Keith. On June 5, 1993, it reached number one."
     assert "dangling_opening_pronoun" in names(song, "On June 5, 1993, it reached number one.", ["x"])
+    show = "The Phantom is a musical by Webber. Based on the French novel by Gaston Leroux, its plot is dark."
+    assert "dangling_opening_pronoun" in names(
+        show, "Based on the French novel by Gaston Leroux, its plot is dark.", ["x"]
+    )
     road = "Holiday Road is a 1983 song. The song was also used in the sequels."
     assert "dangling_opening_pronoun" in names(road, "The song was also used in the sequels.", ["x"])
     kept = "The institute was established in 1989. It has six units."

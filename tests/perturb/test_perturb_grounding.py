@@ -72,7 +72,13 @@ def test_a_weakly_grounded_question_is_declined_for_every_lever(row, why):
 
 def test_a_grounded_question_passes_the_source_gate():
     assert _weak(GROUNDED) is None
-    assert _gen(GROUNDED, tx.MISSING_INFO, tx.HIGH)
+    # MissingInfo HIGH needs enough text left after the answer sentence goes (25 words, two sentences)
+    longer = GROUNDED["context"].replace(
+        " The fleet",
+        " The ships carried convicts, marines and their families, and the voyage took more than eight months across"
+        " two oceans. The fleet",
+    )
+    assert _gen(dict(GROUNDED, context=longer), tx.MISSING_INFO, tx.HIGH)
     it = dict(
         GROUNDED, context="The First Fleet was a group of eleven ships. It reached Botany Bay on 18 January 1788."
     )

@@ -9,7 +9,7 @@ import pytest
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
 from refusalbench.perturb.levers_missing import clean
-from refusalbench.perturb.missing_gates import purgeable, refers_to_figure
+from refusalbench.perturb.missing_gates import purgeable, refers_to_figure, rival_left
 
 MI = tx.MISSING_INFO
 
@@ -53,10 +53,11 @@ def test_temporal_adjunct_keeps_commas_balanced(context, expected):
         "The comic series (in 2003, ) was published by a small press run by two brothers.",  # "( )"
         "The comic series has won many prizes, the first being in 2003.",  # "the first being."
         "The comic series was published in 2003 and written by a painter from the coast.",  # a shared "by"
+        "At about 8:20 p.m. on 25 September 2003, the comic series was sent to print.",  # a time left dateless
     ],
 )
 def test_temporal_adjunct_declines_punctuation_it_cannot_make_right(context):
-    row = {"source_id": "c2", "query": "when did the comic series come out", "answers": ["2003"]}
+    row = {"source_id": "c2", "query": "when did the comic series come out", "answers": ["2003", "25 September 2003"]}
     with pytest.raises(NotApplicable):
         _lever(dict(row, context=context), tx.MEDIUM, "Missing Temporal Adjunct")
 
@@ -147,6 +148,43 @@ def test_token_purge_declines_a_role_question():
         _lever(row, tx.HIGH, "Answer Token Purge")
 
 
+@pytest.mark.parametrize(
+    "text, atype, ok",
+    [
+        ("In 1936 the province was split into two provinces.", "year", False),  # another date reads as the answer
+        ("The province was later split into two provinces.", "year", True),
+        ("Live-action filming locations included Bay of Plenty, Taupo and Wellington.", "place", False),
+        ("Rehearsals began early, and the crew hired local carpenters.", "place", True),
+    ],
+)
+def test_purge_declines_a_rival_value_left(text, atype, ok):
+    assert rival_left(text, atype, {"filmed", "dragon", "bihar", "bifurcate"}) is not ok
+
+
+def test_token_purge_declines_leaving_a_fragment():
+    row = {
+        "source_id": "p4",
+        "query": "which actor plays the brother in the family funeral",
+        "answers": ["Tyler Perry"],
+        "context": "In the family funeral film the brother is played by Tyler Perry. A Vietnam war veteran.",
+    }
+    with pytest.raises(NotApplicable):
+        _lever(row, tx.HIGH, "Answer Token Purge")
+
+
+def test_token_purge_declines_filming_places_left_for_a_where_question():
+    row = {
+        "source_id": "p3",
+        "query": "where was the new dragon film filmed",
+        "answers": ["New Zealand"],
+        "context": "Principal photography of the dragon film commenced in New Zealand, with Lowery directing. "
+        "Rehearsals began early in the year, while news reported the beginning of the shooting in spring. "
+        "Live-action filming locations included Bay of Plenty, Taupo and Wellington.",
+    }
+    with pytest.raises(NotApplicable):
+        _lever(row, tx.HIGH, "Answer Token Purge")
+
+
 # -- Answer and Subject Sentences Deleted: no defining sentence cut, no fragment left ---------------------------
 
 SUBJECT = "Answer and Subject Sentences Deleted"
@@ -178,6 +216,19 @@ def test_subject_cut_declines_leaving_a_one_clause_fragment():
         _lever(row, tx.HIGH, SUBJECT)
 
 
+def test_subject_cut_declines_another_date_left_for_a_when_question():
+    row = {
+        "source_id": "a4",
+        "query": "when did the wave hill walk off end",
+        "answers": ["16 August 1975"],
+        "context": "In 1975, the Labor government finally negotiated with the company to give back part of the land. "
+        "This was a landmark in the land rights movement for Indigenous Australians across the country. "
+        "The handback ending the Wave Hill walk off took place on 16 August 1975 at Kalkaringi.",
+    }
+    with pytest.raises(NotApplicable):
+        _lever(row, tx.HIGH, SUBJECT)
+
+
 def test_subject_cut_keeps_a_passage_that_still_reads_whole():
     row = {
         "source_id": "a3",
@@ -201,6 +252,7 @@ def test_subject_cut_keeps_a_passage_that_still_reads_whole():
         ("The township where the site is located is called Shah pur Kandi Township.", False),
         ("The township where the site is located is called Pathankot , near the river.", False),
         ("The dam was finished in the spring.The lake filled within a year.", False),
+        ("Scene Four- It is the next morning and the two friends are in the yard.", False),
         ("The painting by Leonardo da Vinci hangs in the Louvre in Paris.", True),
         ("The township where the site is located lies near Pathankot city in Punjab.", True),
     ],
