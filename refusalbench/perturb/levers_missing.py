@@ -140,6 +140,11 @@ _OPENER_CUT = re.compile(
 _TIMELESS_CLAUSE = re.compile(
     r"\x00\s*,?\s*(?:while|when|as|whereas)\b|\b(?:while|when|as|whereas)\s+[^.!?;\x00]{1,120}?\x00\s*[.!?;]"
 )
+# what may follow a time phrase "in the 1990s": not a noun it would qualify ("the 1945 Rodgers musical")
+_ATTRIBUTIVE = (
+    r"\s+(?!(?:and|or|but|as|when|while|to|in|on|at|by|with|for|from|after|before|until|during|through|of|that|"
+    r"which|where|who|is|was|were|are|had|has)\b)[A-Za-z]"
+)
 # around a cut: a comma before a stop or another comma, an empty bracket, an opening bracket before a comma; a
 # word that needs what followed it left before a stop ("their last being."); a shared by-phrase ("It was
 # published and written by Simon": the writer now reads as the publisher too)
@@ -172,6 +177,9 @@ def missing_temporal_adjunct(item: Item) -> Proposal:
                     text,
                     flags=re.I,
                 )
+            if re.search(_TEMPORAL_PREP + r"the\s+" + body.pattern + _ATTRIBUTIVE, text, flags=re.I):
+                # "a show tune from the 1945 Rodgers and Hammerstein musical": the year qualifies a noun
+                raise NotApplicable("the date qualifies a noun ('the 1945 musical'): cutting it breaks the phrase")
             # "The show, in 2003, moved": an adjunct set off by a pair of commas goes with both
             text = re.sub(
                 r",\s*" + _TEMPORAL_PREP[len(r"(?:,\s*)?") :] + body.pattern + r",\s", _CUT + " ", text, flags=re.I
@@ -222,8 +230,9 @@ def answer_token_purge(item: Item) -> Proposal:
 
     def edit(passage: str) -> str:
         sents = split_sentences(passage)
-        if refers_back_after_cut(sents, [names(s) for s in sents]):
-            raise NotApplicable("a sentence left refers back to a deleted one ('Another account ...')")
+        gone = [names(s) for s in sents]
+        if refers_back_after_cut(sents, gone) or unanchored_definite(sents, gone):
+            raise NotApplicable("a sentence left refers back to a deleted one ('Another account ...', 'The song')")
         new = _drop(passage, names)
         if new != passage and fragment_left([s for s in sents if not names(s)]):
             raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
@@ -300,6 +309,7 @@ def irrelevant_context(item: Item) -> Proposal:
                 and "..." not in whole
                 and "…" not in whole
                 and clean(whole, *pool_words(item.pool))
+                and not _DANGLING.match(whole)  # "This includes an extensive service project ...": no antecedent
             ):
                 edited[i] = whole
                 break

@@ -54,6 +54,7 @@ def test_temporal_adjunct_keeps_commas_balanced(context, expected):
         "The comic series has won many prizes, the first being in 2003.",  # "the first being."
         "The comic series was published in 2003 and written by a painter from the coast.",  # a shared "by"
         "At about 8:20 p.m. on 25 September 2003, the comic series was sent to print.",  # a time left dateless
+        "The comic series is a spin-off from the 2003 Marvel crossover event.",  # the year qualifies a noun
     ],
 )
 def test_temporal_adjunct_declines_punctuation_it_cannot_make_right(context):
@@ -161,6 +162,19 @@ def test_purge_declines_a_rival_value_left(text, atype, ok):
     assert rival_left(text, atype, {"filmed", "dragon", "bihar", "bifurcate"}) is not ok
 
 
+def test_token_purge_declines_a_definite_phrase_whose_referent_went():
+    row = {
+        "source_id": "p5",
+        "query": "who sang the theme song for the sitcom",
+        "answers": ["Cyndi Grecco"],
+        "context": "Cyndi Grecco is an American singer who performed the theme of the popular sitcom. "
+        "The song came out on a small label based in New York. An album followed, though a second single, "
+        "a disco number released the next year, failed to chart anywhere at all.",
+    }
+    with pytest.raises(NotApplicable):  # "The song came out ..." names no song once the first sentence went
+        _lever(row, tx.HIGH, "Answer Token Purge")
+
+
 def test_token_purge_declines_leaving_a_fragment():
     row = {
         "source_id": "p4",
@@ -259,3 +273,23 @@ def test_subject_cut_keeps_a_passage_that_still_reads_whole():
 )
 def test_replacement_passage_spacing_and_split_names(text, ok):
     assert clean(text, frozenset(), Counter({"city": 40, "pur": 1})) is ok
+
+
+def test_irrelevant_context_skips_a_replacement_opening_on_a_back_reference():
+    row = {
+        "source_id": "h1",
+        "query": "who played the detective in the show",
+        "answers": ["Jack Lord"],
+        "context": "The detective in the show was played by Jack Lord for twelve seasons.",
+    }
+    other = {
+        "source_id": "h2",
+        "query": "what does the badge need",
+        "answers": ["x"],
+        "context": "by age 18. This includes an extensive service project that the scout plans, organizes and leads. "
+        "Eagle scouts are presented with a medal and a badge that recognizes the accomplishments of the scout.",
+    }
+    with pytest.raises(NotApplicable):  # the only unrelated passage opens on "This includes ..."
+        _lever(row, tx.HIGH, "Entirely Irrelevant Context", [other])
+    fine = dict(other, context=other["context"].replace("This includes", "The award needs"))
+    assert "award" in _lever(row, tx.HIGH, "Entirely Irrelevant Context", [fine])["perturbed_context"]
