@@ -310,9 +310,10 @@ def test_smoke_preset_programmatic_and_structural(tmp_path, dataset):
     ctx = run_pipeline(cfg, tmp_path / "run")
     checked = ctx.read_table("checked")
     ok = checked[checked["generation_ok"]]
-    # 3 questions: rule-based cells decline a lot (nq_multi: 4 items, one of its questions is declined for every
-    # lever because no sentence stating its answer is about what it asks)
-    assert len(checked) == 54 and len(ok) >= 4 and ok["check_ok"].all()
+    # 3 questions: rule-based cells decline a lot (nq_multi: 3 items, one of its questions is declined for every
+    # lever because no sentence stating its answer is about what it asks; the MissingInfo purge and subject-cut
+    # gates took one more)
+    assert len(checked) == 54 and len(ok) >= 3 and ok["check_ok"].all()
     assert set(checked.loc[~checked["generation_ok"], "generation_failure_kind"]) <= {"not_applicable"}
     votes = ctx.read_table("votes")
     assert set(votes["verdict_reason"]) == {"structural"} and len(votes) == len(ok)
