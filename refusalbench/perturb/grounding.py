@@ -11,6 +11,7 @@ declined for every lever; the engine calls it before any lever runs.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Optional
 
 from refusalbench.perturb import answer_types as at
@@ -104,6 +105,120 @@ def unstated_number(item: Item) -> Optional[str]:
     return None
 
 
+def _fold(text: str) -> str:
+    """Lower case without diacritics ("Pokémon" -> "pokemon")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
+
+
+# a model name or code mixing letters and figures ("f150", "ps4", "h1n1"), not an ordinal or decade ("7th", "70s")
+_CODE = re.compile(r"\b(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]+(?:-[a-z\d]+)*\b")
+_NOT_CODE = re.compile(r"^(?:\d+(?:st|nd|rd|th|s)|[a-z]{1,3}\d{4})$")  # "1st", "1800s", "in1905" (a typo)
+# order words of a query, each with the ways a passage may state the same thing
+_RANKS = {
+    "first": r"first|1st|earliest|inaugural|debut\w*|maiden|original\w*|pioneer\w*|premier\w*|launch\w*|"
+    r"introduc\w*|found(?:ed|ing|er)|invent\w*|began|beginning|(?-i:\bI\b)",
+    "last": r"last|final\w*|latest|most recent\w*|ended|until|since|conclud\w*|retir\w*|disband\w*|"
+    r"(?:to|through|until) (?:\w+ ){0,2}\d{4}",
+    "latest": r"last|final\w*|latest|most recent\w*|newest|current\w*",
+}
+# superlatives, each with the words a passage may state the same rank by ("best" / "highest ... average")
+_SUPERLATIVES = {
+    w: frozenset(f"{w} {same}".split())
+    for w, same in {
+        "highest": "tallest top peak",
+        "tallest": "highest",
+        "largest": "biggest most greatest",
+        "biggest": "largest most greatest",
+        "best": "greatest top leading highest record",
+        "greatest": "best largest biggest most record",
+        "most": "record highest largest more only",
+        "least": "fewest lowest smallest",
+        "fewest": "least lowest",
+        "lowest": "least",
+        "longest": "most",
+        "oldest": "earliest first",
+        "smallest": "least",
+        "youngest": "",
+        "fastest": "",
+        "richest": "wealthiest",
+        "deepest": "",
+        "worst": "",
+        "shortest": "",
+    }.items()
+}
+# a name ending in one of these ("world economic forum", "colorado river") names an organisation or place
+_NAME_ENDS = at.ORG_WORDS | (at.PLACE_WORDS - {"mount"}) | frozenset("forum summit alliance conference treaty".split())
+# words before such an ending that are no part of a name ("the oldest team", "the united states" / "U.S.")
+_NOT_NAME = frozenset("time times each every other modern current new next same united main".split())
+_VERBISH = re.compile(r"(?:ed|en)$|^(?:come|air|appear|sing|open|use|meet|visit|arrive|arive|gain|go|start|become)$")
+
+
+def _stated(text: str, word: str) -> bool:
+    return any(_same_word(word, h) for h in re.findall(r"[a-z0-9]+", text))
+
+
+def _unstated_rank(item: Item, tokens: list[str], raw: str, text: str) -> Optional[str]:
+    """An order word or superlative of the query ("the first book made into a movie") the passage never states
+    in any form. Skipped: "first/last name"; an adverb ("when did X first air": the passage dates X's airing);
+    "first" before the passage's title ("the first mad max movie" of "Mad Max"); "most of" (a quantity)."""
+    title = set(_words(item.title or ""))
+    for k, t in enumerate(tokens):
+        after = tokens[k + 1 : k + 4]
+        if t in _RANKS:
+            if not after or after[:1] == ["name"] or _VERBISH.search(after[0]):  # "who sang it first"
+                continue
+            if t == "first" and any(_same_word(a, w) for a in after for w in title):
+                continue
+            if not re.search(rf"\b(?:{_RANKS[t]})\b", raw, re.I):
+                return t
+        group = _SUPERLATIVES.get(t)
+        if group and (t not in ("most", "least") or tokens[k - 1 : k] == ["the"]):
+            if not any(re.search(rf"\b{w}\b", text) for w in group):
+                return t
+    return None
+
+
+def _unstated_name(tokens: list[str], text: str, answers: set[str]) -> Optional[str]:
+    """A name ending in an organisation or place word ("world economic forum") whose distinctive words the
+    passage never states (it is about the G8, not that forum)."""
+    for k, t in enumerate(tokens):
+        if t not in _NAME_ENDS:
+            continue
+        mods = []
+        for u in reversed(tokens[max(0, k - 2) : k]):
+            if u in STOPWORDS or len(u) <= 2 or u in _NOT_NAME or u in _SUPERLATIVES:
+                break
+            mods.append(u)
+        if any(u not in _FRAME_WORDS for u in mods) and not any(
+            _stated(text, u) or any(_same_word(u, a) for a in answers) for u in mods
+        ):
+            return " ".join(reversed(mods)) + " " + t
+    return None
+
+
+_FRAME_WORDS = frozenset("world national international".split())  # common in names, not distinctive alone
+
+
+def unstated_term(item: Item) -> Optional[str]:
+    """A distinctive term of the query that neither a signal passage nor its title states: a number or ordinal
+    ("season 7"), a model code ("f150"), an order word or superlative ("first", "last", "highest": stated in
+    some form), or the name of an organisation or place ("world economic forum"). Matching ignores case,
+    diacritics, plurals and hyphens."""
+    number = unstated_number(item)
+    if number:
+        return number
+    raw = " ".join(item.passages[i] for i in item.signal) + " " + (item.title or "")
+    text = _fold(raw)
+    squashed = re.sub(r"[^a-z0-9]", "", text)
+    query = _fold(item.query)
+    for m in _CODE.finditer(query):
+        code = m.group(0)
+        if not _NOT_CODE.match(code) and re.sub(r"[^a-z0-9]", "", code) not in squashed:
+            return code
+    tokens = re.findall(r"[a-z0-9]+", query)
+    return _unstated_rank(item, tokens, raw, text) or _unstated_name(tokens, text, answer_words(item))
+
+
 def _name_words(answer: str, vocabulary: frozenset[str]) -> set[str]:
     """Capitalised words and years of an answer that are not common nouns of the passage ("Jakkur", "2017")."""
     words = set()
@@ -129,11 +244,12 @@ def weak_grounding(item: Item) -> Optional[str]:
 
     Declined: no answer string in a signal passage; a query that already names the answer (every
     stated answer has a name word or year the query holds: "... jakkur campus" of "Jakkur, Bangalore"); an answer
-    of the wrong kind for the question (a 'where' answered only by a year or a nationality); a number or
-    ordinal of the query that the passage does not state ("season 7"); and an answer that no sentence ties to
-    the query's subject (no
-    answer sentence shares a content word of the query, nor, for one opening with a pronoun, an earlier
-    sentence, nor the passage's title, nor any sentence of a passage about the answer itself).
+    of the wrong kind for the question (a 'where' answered only by a year or a nationality); a number, ordinal,
+    model code, order word, superlative or organisation name of the query that the passage does not state
+    ("season 7", "f150", "the first book", "world economic forum": `unstated_term`); and an answer that no
+    sentence ties to the query's subject (no answer sentence shares a content word of the query, nor, for one
+    opening with a pronoun, an earlier sentence, nor the passage's title, nor any sentence of a passage about
+    the answer itself).
     """
     if not item.anchor:
         return "no answer string occurs in the (signal) passage"
@@ -144,9 +260,9 @@ def weak_grounding(item: Item) -> Optional[str]:
     wrong = _fits_question(item)
     if wrong:
         return wrong
-    number = unstated_number(item)
-    if number:
-        return f"the query names {number!r}, which the passage does not state in any form"
+    term = unstated_term(item)
+    if term:
+        return f"the query names {term!r}, which the passage does not state in any form"
     subject = query - answer_words(item)
     if not subject:
         return "the query has no content word besides the answer's"
