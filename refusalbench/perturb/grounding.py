@@ -28,7 +28,6 @@ _UNITS += "seventeen eighteen nineteen twenty".split()
 _TENS = {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy", 80: "eighty", 90: "ninety"}
 _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth".split()
 _ORDINALS += "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
-_ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 # words of 2..20 and their ordinals, and 30..90: "first", "one" and "last" name no figure the passage must state
 _NUMBER_WORDS = {w: n for n, w in enumerate(_UNITS, 1) if n > 1} | {w: n for n, w in enumerate(_ORDINALS, 1) if n > 1}
 _NUMBER_WORDS |= {w: n for n, w in _TENS.items()}
@@ -90,15 +89,31 @@ def _number_forms(n: int) -> list[str]:
     forms = [rf"\b{n}(?:st|nd|rd|th)?\b", rf"\b{n:,}\b"]
     forms += [rf"\b{w}\b" for w, k in _NUMBER_WORDS.items() if k == n]
     if n <= 20:
-        forms += [rf"\b{_UNITS[n - 1]}\b", rf"\b{_ORDINALS[n - 1]}\b", rf"(?-i:\b{_ROMAN[n - 1]}\b)"]
+        forms += [rf"\b{_UNITS[n - 1]}\b", rf"\b{_ORDINALS[n - 1]}\b"]
+    if 0 < n < 400:
+        forms.append(rf"(?-i:\b{_roman(n)}\b)")
     return forms
+
+
+def _roman(n: int) -> str:
+    """51 -> "LI" (Super Bowl LI)."""
+    out = ""
+    for value, digits in ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV")):
+        out += digits * (n // value)
+        n %= value
+    return out + "I" * n
+
+
+_COUNTED = re.compile(r"(?:\s+[a-z]+){0,2}?\s+[a-z]+s\b", re.I)
 
 
 def unstated_number(item: Item) -> Optional[str]:
     """A number or ordinal the query names ("season 7", "7th", "seventh") that no signal passage states in any
-    form: the passage then answers another question than the one asked ("season 6 was its last")."""
-    text = " ".join(item.passages[i] for i in item.signal)
+    form, nor its title: the passage then answers another question than the one asked ("season 6 was its last")."""
+    text = " ".join(item.passages[i] for i in item.signal) + " " + (item.title or "")
     for m in _QUERY_NUMBER.finditer(item.query):
+        if m.group(2) and m.group(2).lower() in _UNITS and _COUNTED.match(item.query, m.end()):
+            continue  # "the three rightly guided caliphs", "water on three sides": a count describing the subject
         n = int(m.group(1)) if m.group(1) else _NUMBER_WORDS[m.group(2).lower()]
         if not any(re.search(f, text, re.I) for f in _number_forms(n)):
             return m.group(0)
@@ -131,8 +146,6 @@ _SUPERLATIVES = {
         "biggest": "largest most greatest",
         "best": "greatest top leading highest record",
         "greatest": "best largest biggest most record",
-        "most": "record highest largest more only",
-        "least": "fewest lowest smallest",
         "fewest": "least lowest",
         "lowest": "least",
         "longest": "most",
@@ -153,6 +166,19 @@ _NOT_NAME = frozenset("time times each every other modern current new next same 
 _VERBISH = re.compile(r"(?:ed|en)$|^(?:come|air|appear|sing|open|use|meet|visit|arrive|arive|gain|go|start|become)$")
 
 
+def _spelled_out(code: str, text: str) -> bool:
+    """An abbreviation with a figure written out: "ww2" as "World War II" or "Second World War"."""
+    m = re.fullmatch(r"([a-z]{1,3})(\d{1,2})", code)
+    if not m:
+        return False
+    initials = r"\s+".join(rf"{c}\w*" for c in m.group(1))
+    figure = "|".join(f[2:-2] if f.startswith(r"\b") else f for f in _number_forms(int(m.group(2))))
+    return bool(
+        re.search(rf"\b{initials}\s+(?:{figure})\b", text, re.I)
+        or re.search(rf"\b(?:{figure})\s+{initials}\b", text, re.I)
+    )
+
+
 def _stated(text: str, word: str) -> bool:
     return any(_same_word(word, h) for h in re.findall(r"[a-z0-9]+", text))
 
@@ -160,7 +186,8 @@ def _stated(text: str, word: str) -> bool:
 def _unstated_rank(item: Item, tokens: list[str], raw: str, text: str) -> Optional[str]:
     """An order word or superlative of the query ("the first book made into a movie") the passage never states
     in any form. Skipped: "first/last name"; an adverb ("when did X first air": the passage dates X's airing);
-    "first" before the passage's title ("the first mad max movie" of "Mad Max"); "most of" (a quantity)."""
+    "first" before the passage's title ("the first mad max movie" of "Mad Max"). "Most" is left out: a passage
+    giving the counts ("won 27") answers "who has won the most"."""
     title = set(_words(item.title or ""))
     for k, t in enumerate(tokens):
         after = tokens[k + 1 : k + 4]
@@ -172,9 +199,8 @@ def _unstated_rank(item: Item, tokens: list[str], raw: str, text: str) -> Option
             if not re.search(rf"\b(?:{_RANKS[t]})\b", raw, re.I):
                 return t
         group = _SUPERLATIVES.get(t)
-        if group and (t not in ("most", "least") or tokens[k - 1 : k] == ["the"]):
-            if not any(re.search(rf"\b{w}\b", text) for w in group):
-                return t
+        if group and not any(re.search(rf"\b{w}\b", text) for w in group):
+            return t
     return None
 
 
@@ -214,7 +240,8 @@ def unstated_term(item: Item) -> Optional[str]:
     for m in _CODE.finditer(query):
         code = m.group(0)
         if not _NOT_CODE.match(code) and re.sub(r"[^a-z0-9]", "", code) not in squashed:
-            return code
+            if not _spelled_out(code, raw):
+                return code
     tokens = re.findall(r"[a-z0-9]+", query)
     return _unstated_rank(item, tokens, raw, text) or _unstated_name(tokens, text, answer_words(item))
 

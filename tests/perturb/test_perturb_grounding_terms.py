@@ -93,6 +93,33 @@ def test_unstated_term_declines_and_stated_term_passes(query, answer, bad, good,
             "The highest Test batting average belongs to Don Bradman.",
             None,
         ),
+        # a number stated only by the title, as a figure or a Roman numeral
+        (
+            "when is season 2 of jessica jones released",
+            "March 8, 2018",
+            "It was released on March 8, 2018.",
+            "Jessica Jones (season 2)",
+        ),
+        (
+            "who performed at super bowl 51",
+            "Lady Gaga",
+            "Lady Gaga performed at the halftime show.",
+            "Super Bowl LI halftime show",
+        ),
+        # an abbreviation with its figure written out
+        (
+            "who led the luftwaffe in ww2",
+            "Hermann Göring",
+            "Hermann Göring led the Luftwaffe in the Second World War.",
+            None,
+        ),
+        # a count describing the subject, not a numbered thing
+        (
+            "the rule of the three rightly guided caliphs was called",
+            "Rashidun",
+            "The Rashidun Caliphs ruled after Muhammad.",
+            None,
+        ),
         # "last" stated by a range's end
         (
             "when was the last time tug of war was in the olympics",
