@@ -52,11 +52,11 @@ def _subject(item: Item, kinds: frozenset[str]) -> Subject:
     return subject
 
 
-# the passage's own judgement of its subject ("one of the most significant novels", "acclaimed", "regarded as"):
-# a question of quality or beauty is then partly grounded by the passage
+# the passage's own judgement of its subject ("one of the most significant novels", "acclaimed", "regarded as",
+# "a popular song", "achieved success"): a question of quality or beauty is then partly grounded by the passage
 _JUDGED = re.compile(
     r"\b(?:one of the (?:most|best|greatest|finest|top)|best|greatest|finest|acclaimed|regarded as|considered|"
-    r"cited as|praised|hailed|masterpiece|beautiful|lauded|celebrated|renowned)\b",
+    r"cited as|praised|hailed|masterpiece|beautiful|lauded|celebrated|renowned|popular|successful|success)\b",
     re.I,
 )
 

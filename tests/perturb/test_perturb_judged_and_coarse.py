@@ -72,3 +72,26 @@ def test_coarsening_passes_a_date_stated_alone():
     }
     out = _gen(row, tx.GRANULARITY, tx.MEDIUM, COARSER)
     assert "1963" not in out["perturbed_context"]
+
+
+@pytest.mark.parametrize(
+    "context, why",
+    [
+        (  # a stated decade narrows the century back towards the year
+            "The Ninja Turtles first appeared in a comic book published in 1984. It parodied popular comics of "
+            "the early 1980s.",
+            "states a decade",
+        ),
+        ("The Ninja Turtles comic book is scheduled to be published on May 3, 2019.", "scheduled date"),
+    ],
+)
+def test_coarsening_declines_a_stated_decade_or_a_scheduled_date(context, why):
+    answer = "May 3, 2019" if "scheduled" in context else "1984"
+    row = {
+        "source_id": "tmnt",
+        "query": "when did the ninja turtles comic come out",
+        "answers": [answer],
+        "context": context,
+    }
+    with pytest.raises(NotApplicable, match=why):
+        _gen(row, tx.GRANULARITY, tx.MEDIUM, COARSER)
