@@ -17,7 +17,9 @@ pytestmark = pytest.mark.integration  # a whole refusalbench process
 
 
 def test_ctrl_c_during_evaluate_says_how_to_resume(tmp_path, test_server):
-    test_server.latency = 0.05
+    # Slow enough that the whole run (300 calls, 4 at a time: ~40 s) cannot finish before the Ctrl-C
+    # arrives, even when a loaded machine delays this polling loop by seconds.
+    test_server.latency = 0.5
     items = [(f"x{i}", "P-MissingInfo", "HIGH", [f"a{i}"], "") for i in range(300)]
     bench = tmp_path / "bench.jsonl"
     nq_benchmark(items).to_json(bench, orient="records", lines=True)

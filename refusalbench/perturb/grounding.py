@@ -11,6 +11,7 @@ declined for every lever; the engine calls it before any lever runs.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Optional
 
 from refusalbench.perturb import answer_types as at
@@ -27,7 +28,6 @@ _UNITS += "seventeen eighteen nineteen twenty".split()
 _TENS = {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy", 80: "eighty", 90: "ninety"}
 _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth".split()
 _ORDINALS += "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
-_ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 # words of 2..20 and their ordinals, and 30..90: "first", "one" and "last" name no figure the passage must state
 _NUMBER_WORDS = {w: n for n, w in enumerate(_UNITS, 1) if n > 1} | {w: n for n, w in enumerate(_ORDINALS, 1) if n > 1}
 _NUMBER_WORDS |= {w: n for n, w in _TENS.items()}
@@ -89,19 +89,161 @@ def _number_forms(n: int) -> list[str]:
     forms = [rf"\b{n}(?:st|nd|rd|th)?\b", rf"\b{n:,}\b"]
     forms += [rf"\b{w}\b" for w, k in _NUMBER_WORDS.items() if k == n]
     if n <= 20:
-        forms += [rf"\b{_UNITS[n - 1]}\b", rf"\b{_ORDINALS[n - 1]}\b", rf"(?-i:\b{_ROMAN[n - 1]}\b)"]
+        forms += [rf"\b{_UNITS[n - 1]}\b", rf"\b{_ORDINALS[n - 1]}\b"]
+    if 0 < n < 400:
+        forms.append(rf"(?-i:\b{_roman(n)}\b)")
     return forms
+
+
+def _roman(n: int) -> str:
+    """51 -> "LI" (Super Bowl LI)."""
+    out = ""
+    for value, digits in ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV")):
+        out += digits * (n // value)
+        n %= value
+    return out + "I" * n
+
+
+_COUNTED = re.compile(r"(?:\s+[a-z]+){0,2}?\s+[a-z]+s\b", re.I)
 
 
 def unstated_number(item: Item) -> Optional[str]:
     """A number or ordinal the query names ("season 7", "7th", "seventh") that no signal passage states in any
-    form: the passage then answers another question than the one asked ("season 6 was its last")."""
-    text = " ".join(item.passages[i] for i in item.signal)
+    form, nor its title: the passage then answers another question than the one asked ("season 6 was its last")."""
+    text = " ".join(item.passages[i] for i in item.signal) + " " + (item.title or "")
     for m in _QUERY_NUMBER.finditer(item.query):
+        if m.group(2) and m.group(2).lower() in _UNITS and _COUNTED.match(item.query, m.end()):
+            continue  # "the three rightly guided caliphs", "water on three sides": a count describing the subject
         n = int(m.group(1)) if m.group(1) else _NUMBER_WORDS[m.group(2).lower()]
         if not any(re.search(f, text, re.I) for f in _number_forms(n)):
             return m.group(0)
     return None
+
+
+def _fold(text: str) -> str:
+    """Lower case without diacritics ("Pokémon" -> "pokemon")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
+
+
+# a model name or code mixing letters and figures ("f150", "ps4", "h1n1"), not an ordinal or decade ("7th", "70s")
+_CODE = re.compile(r"\b(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]+(?:-[a-z\d]+)*\b")
+_NOT_CODE = re.compile(r"^(?:\d+(?:st|nd|rd|th|s)|[a-z]{1,3}\d{4})$")  # "1st", "1800s", "in1905" (a typo)
+# order words of a query, each with the ways a passage may state the same thing
+_RANKS = {
+    "first": r"first|1st|earliest|inaugural|debut\w*|maiden|original\w*|pioneer\w*|premier\w*|launch\w*|"
+    r"introduc\w*|found(?:ed|ing|er)|invent\w*|began|beginning|(?-i:\bI\b)",
+    "last": r"last|final\w*|latest|most recent\w*|ended|until|since|conclud\w*|retir\w*|disband\w*|"
+    r"(?:to|through|until) (?:\w+ ){0,2}\d{4}",
+    "latest": r"last|final\w*|latest|most recent\w*|newest|current\w*",
+}
+# superlatives, each with the words a passage may state the same rank by ("best" / "highest ... average")
+_SUPERLATIVES = {
+    w: frozenset(f"{w} {same}".split())
+    for w, same in {
+        "highest": "tallest top peak",
+        "tallest": "highest",
+        "largest": "biggest most greatest",
+        "biggest": "largest most greatest",
+        "best": "greatest top leading highest record",
+        "greatest": "best largest biggest most record",
+        "fewest": "least lowest",
+        "lowest": "least",
+        "longest": "most",
+        "oldest": "earliest first",
+        "smallest": "least",
+        "youngest": "",
+        "fastest": "",
+        "richest": "wealthiest",
+        "deepest": "",
+        "worst": "",
+        "shortest": "",
+    }.items()
+}
+# a name ending in one of these ("world economic forum", "colorado river") names an organisation or place
+_NAME_ENDS = at.ORG_WORDS | (at.PLACE_WORDS - {"mount"}) | frozenset("forum summit alliance conference treaty".split())
+# words before such an ending that are no part of a name ("the oldest team", "the united states" / "U.S.")
+_NOT_NAME = frozenset("time times each every other modern current new next same united main".split())
+_VERBISH = re.compile(r"(?:ed|en)$|^(?:come|air|appear|sing|open|use|meet|visit|arrive|arive|gain|go|start|become)$")
+
+
+def _spelled_out(code: str, text: str) -> bool:
+    """An abbreviation with a figure written out: "ww2" as "World War II" or "Second World War"."""
+    m = re.fullmatch(r"([a-z]{1,3})(\d{1,2})", code)
+    if not m:
+        return False
+    initials = r"\s+".join(rf"{c}\w*" for c in m.group(1))
+    figure = "|".join(f[2:-2] if f.startswith(r"\b") else f for f in _number_forms(int(m.group(2))))
+    return bool(
+        re.search(rf"\b{initials}\s+(?:{figure})\b", text, re.I)
+        or re.search(rf"\b(?:{figure})\s+{initials}\b", text, re.I)
+    )
+
+
+def _stated(text: str, word: str) -> bool:
+    return any(_same_word(word, h) for h in re.findall(r"[a-z0-9]+", text))
+
+
+def _unstated_rank(item: Item, tokens: list[str], raw: str, text: str) -> Optional[str]:
+    """An order word or superlative of the query ("the first book made into a movie") the passage never states
+    in any form. Skipped: "first/last name"; an adverb ("when did X first air": the passage dates X's airing);
+    "first" before the passage's title ("the first mad max movie" of "Mad Max"). "Most" is left out: a passage
+    giving the counts ("won 27") answers "who has won the most"."""
+    title = set(_words(item.title or ""))
+    for k, t in enumerate(tokens):
+        after = tokens[k + 1 : k + 4]
+        if t in _RANKS:
+            if not after or after[:1] == ["name"] or _VERBISH.search(after[0]):  # "who sang it first"
+                continue
+            if t == "first" and any(_same_word(a, w) for a in after for w in title):
+                continue
+            if not re.search(rf"\b(?:{_RANKS[t]})\b", raw, re.I):
+                return t
+        group = _SUPERLATIVES.get(t)
+        if group and not any(re.search(rf"\b{w}\b", text) for w in group):
+            return t
+    return None
+
+
+def _unstated_name(tokens: list[str], text: str, answers: set[str]) -> Optional[str]:
+    """A name ending in an organisation or place word ("world economic forum") whose distinctive words the
+    passage never states (it is about the G8, not that forum)."""
+    for k, t in enumerate(tokens):
+        if t not in _NAME_ENDS:
+            continue
+        mods = []
+        for u in reversed(tokens[max(0, k - 2) : k]):
+            if u in STOPWORDS or len(u) <= 2 or u in _NOT_NAME or u in _SUPERLATIVES:
+                break
+            mods.append(u)
+        if any(u not in _FRAME_WORDS for u in mods) and not any(
+            _stated(text, u) or any(_same_word(u, a) for a in answers) for u in mods
+        ):
+            return " ".join(reversed(mods)) + " " + t
+    return None
+
+
+_FRAME_WORDS = frozenset("world national international".split())  # common in names, not distinctive alone
+
+
+def unstated_term(item: Item) -> Optional[str]:
+    """A distinctive term of the query that neither a signal passage nor its title states: a number or ordinal
+    ("season 7"), a model code ("f150"), an order word or superlative ("first", "last", "highest": stated in
+    some form), or the name of an organisation or place ("world economic forum"). Matching ignores case,
+    diacritics, plurals and hyphens."""
+    number = unstated_number(item)
+    if number:
+        return number
+    raw = " ".join(item.passages[i] for i in item.signal) + " " + (item.title or "")
+    text = _fold(raw)
+    squashed = re.sub(r"[^a-z0-9]", "", text)
+    query = _fold(item.query)
+    for m in _CODE.finditer(query):
+        code = m.group(0)
+        if not _NOT_CODE.match(code) and re.sub(r"[^a-z0-9]", "", code) not in squashed:
+            if not _spelled_out(code, raw):
+                return code
+    tokens = re.findall(r"[a-z0-9]+", query)
+    return _unstated_rank(item, tokens, raw, text) or _unstated_name(tokens, text, answer_words(item))
 
 
 def _name_words(answer: str, vocabulary: frozenset[str]) -> set[str]:
@@ -129,11 +271,12 @@ def weak_grounding(item: Item) -> Optional[str]:
 
     Declined: no answer string in a signal passage; a query that already names the answer (every
     stated answer has a name word or year the query holds: "... jakkur campus" of "Jakkur, Bangalore"); an answer
-    of the wrong kind for the question (a 'where' answered only by a year or a nationality); a number or
-    ordinal of the query that the passage does not state ("season 7"); and an answer that no sentence ties to
-    the query's subject (no
-    answer sentence shares a content word of the query, nor, for one opening with a pronoun, an earlier
-    sentence, nor the passage's title, nor any sentence of a passage about the answer itself).
+    of the wrong kind for the question (a 'where' answered only by a year or a nationality); a number, ordinal,
+    model code, order word, superlative or organisation name of the query that the passage does not state
+    ("season 7", "f150", "the first book", "world economic forum": `unstated_term`); and an answer that no
+    sentence ties to the query's subject (no answer sentence shares a content word of the query, nor, for one
+    opening with a pronoun, an earlier sentence, nor the passage's title, nor any sentence of a passage about
+    the answer itself).
     """
     if not item.anchor:
         return "no answer string occurs in the (signal) passage"
@@ -144,9 +287,9 @@ def weak_grounding(item: Item) -> Optional[str]:
     wrong = _fits_question(item)
     if wrong:
         return wrong
-    number = unstated_number(item)
-    if number:
-        return f"the query names {number!r}, which the passage does not state in any form"
+    term = unstated_term(item)
+    if term:
+        return f"the query names {term!r}, which the passage does not state in any form"
     subject = query - answer_words(item)
     if not subject:
         return "the query has no content word besides the answer's"

@@ -52,9 +52,25 @@ def _subject(item: Item, kinds: frozenset[str]) -> Subject:
     return subject
 
 
+# the passage's own judgement of its subject ("one of the most significant novels", "acclaimed", "regarded as",
+# "a popular song", "achieved success"): a question of quality or beauty is then partly grounded by the passage
+_JUDGED = re.compile(
+    r"\b(?:one of the (?:most|best|greatest|finest|top)|best|greatest|finest|acclaimed|regarded as|considered|"
+    r"cited as|praised|hailed|masterpiece|beautiful|lauded|celebrated|renowned|popular|successful|success)\b",
+    re.I,
+)
+
+
+def _not_judged(item: Item) -> None:
+    m = _JUDGED.search(" ".join(item.passages))
+    if m:
+        raise NotApplicable(f"the passage already judges its subject ({m.group(0)!r}): the question is partly grounded")
+
+
 @lever(EP, tx.HIGH, "Most Beautiful Aspect", QUERY)
 def most_beautiful(item: Item) -> Proposal:
     subject = _subject(item, WORKS | BUILT)
+    _not_judged(item)
     query = f"What is the most beautiful aspect of {quoted(subject)}?"
     return Proposal(
         query, list(item.passages), f"Asked for the most beautiful aspect of the {subject.kind}: taste, not fact."
@@ -85,6 +101,7 @@ def forecast(item: Item) -> Proposal:
 @lever(EP, tx.MEDIUM, "Quality Ranking without Benchmark", QUERY)
 def quality_ranking(item: Item) -> Proposal:
     subject = _subject(item, WORKS)
+    _not_judged(item)
     when = f"of {subject.year}" if subject.year else "of its time"
     kinds = subject.kind if subject.kind.endswith("s") else subject.kind + "s"  # "series", not "seriess"
     query = f"Is {quoted(subject)} better than the other {kinds} {when}?"

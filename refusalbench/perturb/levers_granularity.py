@@ -204,6 +204,10 @@ _NAMED_BEFORE = re.compile(r"\b([A-Z][\w'’-]*),?$")  # "Christmas 2009", "the 
 _LEADING_PREPOSITION = re.compile(r"^(?:by|on|at|since|from|until|before|after|around|circa|c\.)\s", re.I)
 
 
+_DECADE = re.compile(r"\b(?:1[0-9]|20)\d0s\b|['’]\d0s\b")
+_SCHEDULED = re.compile(r"\b(?:scheduled|upcoming|set to|slated|expected|planned|will be|due to)\b[^.]*$", re.I)
+
+
 def _temporal_slot_ok(item: Item) -> None:
     """Raise NotApplicable where a decade or century cannot take the answer's place: the answer opens its
     sentence or carries its own preposition ("By 1912," would become "The 20th century,"), or the year is
@@ -212,12 +216,17 @@ def _temporal_slot_ok(item: Item) -> None:
     if any(y % 100 == 0 for y in years):
         raise NotApplicable("a year ending in 00 sits on a century boundary that readers count both ways")
     for i in item.signal:
+        decade = _DECADE.search(item.passages[i])
+        if decade:  # "parody four of the most popular comics of the early 1980s": the decade narrows the century
+            raise NotApplicable(f"the passage states a decade ({decade.group(0)!r}) that narrows the coarser value")
         for a in item.answers:
             pat = answer_pattern(a)
             for m in pat.finditer(item.passages[i]) if pat else ():
                 before = item.passages[i][: m.start()].rstrip()
                 if before.endswith("(") or item.passages[i][m.end() :].lstrip().startswith(")"):
                     raise NotApplicable("the answer is a bracketed year after a name ('Philosopher's Stone (2001)')")
+                if _SCHEDULED.search(before[-60:]):
+                    raise NotApplicable("a scheduled date ('scheduled for release in the 2010s') reads unnaturally")
                 if _LEADING_PREPOSITION.match(a) or not before or before.endswith((".", "!", "?", '"', ":")):
                     raise NotApplicable("an answer opens its sentence or carries a preposition the century cannot take")
                 if item.atype == at.YEAR and (

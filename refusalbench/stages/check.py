@@ -50,6 +50,22 @@ def same_text_hits(rows: list[dict]) -> dict[int, tuple[str, str]]:
     return out
 
 
+def duplicate_reasons(rows: list[dict]) -> dict[int, str]:
+    """Row index → reason for candidates whose class, intensity and perturbed texts equal an earlier
+    candidate's of another question (two NQ questions can share a passage, and a lever that asks a new
+    question about the passage's subject then writes the same item twice). The first one is kept."""
+    first: dict[tuple, dict] = {}
+    out = {}
+    for i, r in enumerate(rows):
+        if not r.get("generation_ok"):
+            continue
+        key = (r.get("perturbation_class"), r.get("intensity"), _texts(r))
+        kept = first.setdefault(key, r)
+        if kept is not r and kept.get("source_id") != r.get("source_id"):
+            out[i] = f"the same item as candidate {kept.get('candidate_id')} of question {kept.get('source_id')}"
+    return out
+
+
 def check_table(candidates: pd.DataFrame, catalogue) -> pd.DataFrame:
     """`candidates` with `check_ok`, `check_reason` and `check_detectors` added."""
     known = lever_checker(catalogue)
@@ -58,6 +74,9 @@ def check_table(candidates: pd.DataFrame, catalogue) -> pd.DataFrame:
     for i, hit in same_text_hits(rows).items():
         hits[i].append(hit)
     results = [check_candidate(row, known, h) for row, h in zip(rows, hits)]
+    for i, why in duplicate_reasons(rows).items():
+        ok, reason = results[i]
+        results[i] = (False, f"{reason}; {why}" if reason else why)
     out = candidates.copy()
     out["check_ok"] = [ok for ok, _ in results]
     out["check_reason"] = [reason for _, reason in results]

@@ -44,6 +44,11 @@ BASE = [
 ]
 POOL = DistractorPool.from_base(BASE)
 TAIL = " A sequel, Deadpool 3, is in development."
+RELEASED = dict(
+    DEADPOOL,
+    query="when was the deadpool sequel released",
+    context="Deadpool 2 was released in the United States on May 18, 2018.  A sequel, Deadpool 3, is in development.",
+)
 
 
 @pytest.mark.parametrize(
@@ -57,13 +62,13 @@ TAIL = " A sequel, Deadpool 3, is in development."
             None,
             "Deadpool 2 is scheduled to be released in the United States." + TAIL,
         ),
-        (
-            DEADPOOL,
+        (  # a released date: a scheduled one ("is scheduled to be released in the 2010s") is declined
+            RELEASED,
             tx.GRANULARITY,
             tx.MEDIUM,
             "Answer Stated One Level Coarser",
-            "On exactly what date is the next deadpool movie being released?",
-            "Deadpool 2 is scheduled to be released in the United States in the 2010s." + TAIL,
+            "On exactly what date was the deadpool sequel released?",
+            "Deadpool 2 was released in the United States in the 2010s." + TAIL,
         ),
         (
             DEADPOOL,
@@ -195,9 +200,9 @@ def test_multi_passage_contradiction_replaces_one_noise_passage():
 def test_granularity_query_levers_are_single_passage_only():
     row = {
         "source_id": "m",
-        "query": DEADPOOL["query"],
-        "answers": DEADPOOL["answers"],
-        "passages": [DEADPOOL["context"], "Unrelated text here."],
+        "query": RELEASED["query"],
+        "answers": RELEASED["answers"],
+        "passages": [RELEASED["context"], "Unrelated text here."],
         "signal_indices": [0],
         "noise_indices": [1],
     }

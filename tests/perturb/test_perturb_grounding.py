@@ -175,7 +175,7 @@ def test_no_century_for_a_bracketed_year_after_a_title():
         (
             "when was the last time mount ruapehu erupted",
             ["25 September 2007"],
-            "At about 8:20 p.m. on 25 September 2007, an eruption of Mount Ruapehu occurred without warning.",
+            "At about 8:20 p.m. on 25 September 2007, the latest eruption of Mount Ruapehu occurred without warning.",
             "time of day",
         ),
     ],

@@ -55,7 +55,7 @@ def test_short_core_is_restated(lever, intensity):
         row(
             "when was the last time the eagles were at the super bowl",
             ["2017"],
-            "The Eagles reached the Super Bowl in their 2017 season.",
+            "The Eagles last reached the Super Bowl in their 2017 season.",
         ),
         # a time frame: "revenue for 2008"
         row("when did the company post its record revenue", ["2008"], "The company posted record revenue for 2008."),

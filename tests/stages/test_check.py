@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 
 from refusalbench.config import ModelConfig
 from refusalbench.errors import UserError
+from refusalbench.levers import load_catalogue
+from refusalbench.perturb import PROGRAMMATIC_LEVERS_FILES
 from refusalbench.stages import check, generate
 from tests.support.generation import (
     ScriptedLayer,
@@ -84,3 +87,32 @@ def test_check_needs_candidates(tmp_path):
     cfg = make_cfg(tmp_path, GEN, {})
     with pytest.raises(UserError, match="generate stage first"):
         check.run(context_with(cfg, tmp_path / "empty"))
+
+
+def _epistemic_row(candidate_id, source_id, query, context="The song was released in 1983."):
+    return {
+        "candidate_id": candidate_id,
+        "source_id": source_id,
+        "perturbation_class": "P-EpistemicMismatch",
+        "intensity": "MEDIUM",
+        "generation_ok": True,
+        "original_query": f"when was it released ({source_id})",
+        "perturbed_query": query,
+        "original_context": context,
+        "perturbed_context": context,
+        "original_answers": ["1983"],
+        "lever_selected": "Forecast without Model",
+    }
+
+
+def test_the_same_item_from_two_questions_is_kept_once():
+    same = 'Will the song "Holiday Road" still be widely known fifty years from now?'
+    rows = [
+        _epistemic_row("c1", "q1", same),
+        _epistemic_row("c2", "q2", same),  # another question on the same passage: the same item again
+        _epistemic_row("c3", "q3", 'Will the song "Holiday Road" still be played in fifty years?'),
+    ]
+    checked = check.check_table(pd.DataFrame(rows), load_catalogue(PROGRAMMATIC_LEVERS_FILES)).set_index("candidate_id")
+    assert checked.loc["c1", "check_ok"] and checked.loc["c3", "check_ok"]
+    assert not checked.loc["c2", "check_ok"]
+    assert "the same item as candidate c1 of question q1" in checked.loc["c2", "check_reason"]
