@@ -273,10 +273,16 @@ def coarsen_passage(item: Item, passage: str, level: int, name_tokens: list[str]
     def decide(text: str, m: re.Match) -> tuple[int, str]:
         if in_compound(text, m.start(), m.end()):
             raise NotApplicable("the answer is part of a compound")
-        before, after = text[: m.start()], text[m.end() :]
+        begin, matched = m.start(), m.group(0)
+        if temporal:
+            # a gold answer with its verb ("published in 1994"): only the date phrase changes, the verb stays
+            core = re.search(rf"\b(?:on|in)\s+|\d|\b(?:{at.MONTH_NAMES})\b", matched, re.I)
+            if core and core.start() > 0:
+                begin, matched = m.start() + core.start(), matched[core.start() :]
+        before, after = text[:begin], text[m.end() :]
         w = _WORD_BEFORE.search(before)
         prev = w.group(1).lower() if w else ""
-        start, repl = m.start(), phrase
+        start, repl = begin, phrase
         if temporal:
             if (
                 w
@@ -286,8 +292,8 @@ def coarsen_passage(item: Item, passage: str, level: int, name_tokens: list[str]
                 and at.parse_date(w.group(1) + " 1") is None
             ):
                 raise NotApplicable('the year is part of a name ("Housing Act 1980")')
-            lead = m.group(0).split(maxsplit=1)[0].lower()
-            if lead in _DATE_PREP and len(m.group(0).split()) > 1:
+            lead = matched.split(maxsplit=1)[0].lower()
+            if lead in _DATE_PREP and len(matched.split()) > 1:
                 # the matched answer carries its own preposition ("in 1931"): keep one
                 repl = "in " + phrase.removeprefix("in ")
             elif prev in _POSSESSIVES and re.match(r"\s+[\w-]", after):

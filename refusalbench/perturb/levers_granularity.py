@@ -1,7 +1,7 @@
 """P-GranularityMismatch levers: the passage states the answer at a coarser level than the query asks.
 
 MEDIUM states the answer several levels coarser than the query asks (an exact date as its decade, a
-figure as a range), the query sharpened to ask for the exact value ("On exactly what date ...").
+year as its century), the query sharpened to ask for the exact value ("On exactly what date ...").
 LOW and HIGH have no rule-based lever. In blind review "Roughly how many ...?" of an exact figure (LOW)
 made a nominal gap (4 of 7 borderline), and "In what year ...?" of a full date expected a reply that is
 only part of the gold answer; at HIGH the exact date stated as its century read as the same change as
@@ -23,8 +23,7 @@ from refusalbench.perturb.base import (
     lever,
 )
 from refusalbench.perturb.coarsen import coarsen_passage
-from refusalbench.perturb.levers_missing import name_tokens
-from refusalbench.perturb.text import answer_pattern, as_question, contains, question_body
+from refusalbench.perturb.text import answer_pattern, as_question, question_body
 
 GR = tx.GRANULARITY
 _WHEN = re.compile(r"^when\b", re.I)
@@ -60,27 +59,10 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
         # "what year did ... first air" against a century, "... release date" (no question), a year-like
         # "around 2011" read as a count: only a 'when' or 'how many' question is asked for the exact value
         raise NotApplicable("the query does not ask 'when' for a date or year or 'how many' for a figure")
-    if item.atype == at.NUMBER and _WHEN.match(question_body(item.query)):
-        raise NotApplicable("a 'when' question with a numeric answer is a year, not a count")
-    if item.atype == at.NUMBER:
-        stated = {a for a in item.answers if re.search(r"\d", a) and any(contains(p, a) for p in item.passages)}
-        if len({tuple(_FIGURE.findall(a)) for a in stated}) > 1:
-            raise NotApplicable("the passage states several different figures as answers; one range would misstate one")
-    tokens = name_tokens(item) if item.atype == at.PERSON else []
-    hedged = re.compile(
-        r"\b(?:more than|over|about|around|nearly|almost|at least|up to|some|roughly|approximately)\s+$", re.I
-    )
     years = set(re.findall(r"(?<!\d)\d{4}(?!\d)", item.anchor_text)) if item.atype in (at.DATE, at.YEAR) else set()
     in_name = re.compile(rf"\b[Tt]he\s+{re.escape(item.anchor_text)}(?!\d)\s+[A-Z]") if item.atype == at.YEAR else None
 
     def edit(passage: str) -> str:
-        if item.atype == at.NUMBER and any(
-            hedged.search(passage[: m.start()])
-            for a in item.answers
-            if (pat := answer_pattern(a))
-            for m in pat.finditer(passage)
-        ):
-            raise NotApplicable("the figure is already hedged ('more than 50'); a range would misstate it")
         if in_name is not None and in_name.search(passage):
             raise NotApplicable("the year is part of a name ('the 1980 Summer Olympics')")
         if item.atype in (at.DATE, at.YEAR) and any(
@@ -90,14 +72,7 @@ def _coarsen(item: Item, level: int, what: str) -> Proposal:
             for m in pat.finditer(passage)
         ):
             raise NotApplicable("a time of day goes with the date ('at 8:20 p.m. on 25 September 2007')")
-        new = coarsen_passage(item, passage, level, tokens)
-        lost = [
-            w for w in _unit_words(item) if len(re.findall(rf"\b{w}\b", new)) < len(re.findall(rf"\b{w}\b", passage))
-        ]
-        if lost:
-            raise NotApplicable(
-                f"the range would drop the figure's unit ('203 members' as 'between 200 and 300'): {lost}"
-            )
+        new = coarsen_passage(item, passage, level)
         if not _keeps_other_figures(item, passage, new):
             raise NotApplicable("the coarser wording would delete other facts (dates or figures) with the answer")
         if any(re.search(rf"(?<!\d){y}(?!\d)", new) for y in years):
@@ -149,17 +124,6 @@ def dated_only_coarsely(passage: str) -> None:
 _CLOCK_BEFORE = re.compile(r"\d{1,2}[:.]\d{2}\s*(?:[ap]\.?m\.?)?\s*(?:on|,)?\s*$", re.I)
 
 
-def _unit_words(item: Item) -> set[str]:
-    """Words that follow the figure in a stated answer ("members" of "203 members", "years" of "over 3,800 years")."""
-    return {
-        w
-        for a in item.answers
-        if re.search(r"\d", a)
-        for w in re.findall(r"(?<=\d)\s+([a-z]+)", a)
-        if w not in at.SCALE_WORDS
-    }
-
-
 def _has_day(item: Item) -> bool:
     d = at.parse_date(item.need_anchor()) if item.atype == at.DATE else None
     return d is not None and d.day is not None and d.year is not None
@@ -167,13 +131,13 @@ def _has_day(item: Item) -> bool:
 
 @lever(GR, tx.MEDIUM, "Answer Stated One Level Coarser", CONTEXT)
 def one_level_coarser(item: Item) -> Proposal:
-    """Several levels between query and passage: an exact date stated as its decade, a year as its century,
-    a figure of 100 or more as a range of its leading digit ("between 200 and 300").
+    """Several levels between query and passage: an exact date stated as its decade, a year as its century.
 
-    Declined: a year as its decade or a two-digit figure as a range of ten (reviewers: one level, too weak
-    for MEDIUM); a person as their role ("a politician") or a place as its region ("Kentucky"): the first
-    deletes the answer (MissingInfo), the second still answers "where". A date or year is coarsened only where
-    nothing else in the passage dates it more exactly (`dated_only_coarsely`)."""
+    Declined: a year as its decade (reviewers: one level, too weak for MEDIUM); a count or amount as a range
+    (blind review: the range still implied a gold bound such as "more than 600", was one step only, or the
+    passage's other figures still summed to the total); a person as their role ("a politician") or a place as its
+    region ("Kentucky"): the first deletes the answer (MissingInfo), the second still answers "where". A date or
+    year is coarsened only where nothing else in the passage dates it more exactly (`dated_only_coarsely`)."""
     item.need_anchor()
     if item.atype == at.DATE:
         if not _has_day(item):
@@ -184,14 +148,14 @@ def one_level_coarser(item: Item) -> Proposal:
         _temporal_slot_ok(item)
         level = 2
     elif item.atype == at.NUMBER:
-        num = at.parse_number(item.anchor)
-        if num is None or num.magnitude < 100:
-            raise NotApplicable("a figure under 100 as a range of ten is one level coarser, too weak for MEDIUM")
-        level = 1
+        # "between 600 and 700 stores" still implies a gold "more than 600", "between 50,000 and 60,000" an
+        # "over 50,000" (and invents an upper bound), "$1.06 trillion" as "between $1 and $2 trillion" is one
+        # step, and a total the passage's other figures still sum to stays implied: no rule tells these apart
+        raise NotApplicable("a count or amount is not coarsened: a range keeps implying the gold value or bound")
     else:
-        raise NotApplicable("only a date, a year or a figure has a coarser statement that keeps the fact's kind")
+        raise NotApplicable("only a date or a year has a coarser statement that keeps the fact's kind")
     return _coarsen(
-        item, level, "Stated the answer only several levels coarser (decade, century or range) than the query asks."
+        item, level, "Stated the answer only several levels coarser (decade or century) than the query asks."
     )
 
 

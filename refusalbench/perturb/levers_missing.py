@@ -26,7 +26,6 @@ from refusalbench.perturb.base import (
 from refusalbench.perturb.clean_prose import clean, pool_words
 from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
-    dates_left,
     defining_sentence_cut,
     fragment_left,
     purgeable,
@@ -47,7 +46,6 @@ from refusalbench.perturb.text import (
 )
 
 MI = tx.MISSING_INFO
-_TEMPORAL_PREP = r"(?:,\s*)?\b(?:on|in|from|by|during|since|until|till|as of|around|about)\s+(?:the\s+)?"
 
 
 def _drop(passage: str, doomed) -> str:
@@ -131,87 +129,10 @@ def _mask(text: str, answers: list[str], stand_in: str, tokens: list[str] = ()) 
 # not stand beside ("the British singer-songwriter a certain person") or left a role that still named the person.
 
 
-_CUT = "\x00"  # where a time phrase was cut, until the checks below have read the text
-# a sentence opening on a participle phrase ("Opened in 1904, the ...", "First appearing in 1966, ...")
-_OPENER_CUT = re.compile(
-    r"(?:^|[.!?][\"'”’)]*\s+)(?!(?:It|He|She|They|We|I|This|That|These|Those|The|A|An|There|Its|His|Her|Their)\s)"
-    r"(?:[A-Z]\w*\s+)?\w+(?:ed|ing|en|wn)\s*\x00"
-)
-_TIMELESS_CLAUSE = re.compile(
-    r"\x00\s*,?\s*(?:while|when|as|whereas)\b|\b(?:while|when|as|whereas)\s+[^.!?;\x00]{1,120}?\x00\s*[.!?;]"
-)
-# what may follow a time phrase "in the 1990s": not a noun it would qualify ("the 1945 Rodgers musical")
-_ATTRIBUTIVE = (
-    r"\s+(?!(?:and|or|but|as|when|while|to|in|on|at|by|with|for|from|after|before|until|during|through|of|that|"
-    r"which|where|who|is|was|were|are|had|has)\b)[A-Za-z]"
-)
-# around a cut: a comma before a stop or another comma, an empty bracket, an opening bracket before a comma; a
-# word that needs what followed it left before a stop ("their last being."); a shared by-phrase ("It was
-# published and written by Simon": the writer now reads as the publisher too)
-_BAD_PUNCTUATION = re.compile(
-    r"[,;:]\s*\x00\s*[,.;:!?)]|\(\s*\x00\s*[),]|\x00\s*,\s*[,.;:)]"
-    r"|\b(?:being|been|be|is|are|was|were|the|a|an|of|to|its|his|her|their|and|or)\s*\x00\s*[,.;:!?)]"
-    r"|\x00\s*(?:and|or)\s+\w+(?:ed|en|wn)\s+by\b"
-    r"|\d[:.]\d\d\s*(?:[ap]\.\s?m\.|[ap]m\b)?\s*\x00",  # "At about 8:20 p.m., a ... eruption": a time left dateless
-    re.I,
-)
-
-
-@lever(MI, tx.MEDIUM, "Missing Temporal Adjunct", CONTEXT)
-def missing_temporal_adjunct(item: Item) -> Proposal:
-    item.need_anchor()
-    if item.atype not in (at.DATE, at.YEAR):
-        raise NotApplicable("the answer is not a date or year")
-
-    def cut(passage: str) -> str:
-        text = passage
-        for a in sorted(item.answers, key=len, reverse=True):
-            body = answer_pattern(a)
-            if body is None:
-                continue
-            if "," in a:
-                # "began airing on October 10, 2017, on The CW": the date's closing comma goes with it
-                text = re.sub(
-                    r"(?<!,)\s" + _TEMPORAL_PREP[len(r"(?:,\s*)?") :] + body.pattern + r",(?=\s)",
-                    _CUT,
-                    text,
-                    flags=re.I,
-                )
-            if re.search(_TEMPORAL_PREP + r"the\s+" + body.pattern + _ATTRIBUTIVE, text, flags=re.I):
-                # "a show tune from the 1945 Rodgers and Hammerstein musical": the year qualifies a noun
-                raise NotApplicable("the date qualifies a noun ('the 1945 musical'): cutting it breaks the phrase")
-            # "The show, in 2003, moved": an adjunct set off by a pair of commas goes with both
-            text = re.sub(
-                r",\s*" + _TEMPORAL_PREP[len(r"(?:,\s*)?") :] + body.pattern + r",\s", _CUT + " ", text, flags=re.I
-            )
-            text = re.sub(_TEMPORAL_PREP + body.pattern, _CUT, text, flags=re.I)
-            text = re.sub(r"\(\s*born\s+" + body.pattern + r"\s*\)", _CUT, text, flags=re.I)
-        if _OPENER_CUT.search(text):
-            # "Opened in 1904, the subway is ..." → "Opened the subway is ...": the opening phrase loses its head
-            raise NotApplicable("the cut leaves an opening participle without its time ('First appearing the ...')")
-        if _TIMELESS_CLAUSE.search(text):
-            # "The Album was released while a soundtrack ... was released": two clauses left without their times
-            raise NotApplicable("the cut leaves a clause without its time joined by while / when / as")
-        if _BAD_PUNCTUATION.search(text):
-            raise NotApplicable(
-                "the cut leaves a sentence that no longer reads right (', .', '( )', 'their last being.')"
-            )
-        text = text.replace(_CUT, "")
-        if text != passage and dates_left(text):
-            # "in November 2014" after "in September 2014" went, "It existed from 1948": it reads as the answer
-            raise NotApplicable("another year or date stays in the passage and would read as the answer")
-        # a cut opening phrase leaves ", the Roosevelt administration ...": drop the comma, capitalise
-        text = re.sub(r"(^|[.!?][\"'”’)]*\s+),\s*(\w)", lambda x: x.group(1) + x.group(2).upper(), tidy(text))
-        if any(s[:1].islower() and s not in split_sentences(passage) for s in split_sentences(text)):
-            raise NotApplicable("the cut leaves a sentence opening in lower case ('In 1954 the presidents ...')")
-        return text
-
-    passages = item.edit_signal(cut)
-    return _proposal(
-        item,
-        passages,
-        "Removed the time expression that answers the 'when' question, keeping the rest of each sentence.",
-    )
+# "Missing Temporal Adjunct" (the time phrase that answers "when" cut from its sentence) is out of the rotation:
+# across blind reviews about half of its items were strictly valid; the cut left broken punctuation ("records., she",
+# "came, after more than ..."), a bare "and was released.", a part of the gold answer ("at age 18"), or a date
+# that a named event still gives ("after World War II").
 
 
 # -- HIGH --------------------------------------------------------------------------------------
@@ -474,11 +395,26 @@ _MONEY = re.compile(
 )
 
 
+_LARGE_FIGURE = re.compile(r"\d[\d,.]*\s+(?:million|billion|trillion)\b", re.I)  # "1.84 billion" without its currency
+
+
 @lever(MI, tx.MEDIUM, "Price Redacted", CONTEXT)
 def price_redacted(item: Item) -> Proposal:
-    """The amount the query asks for replaced by "an undisclosed amount"."""
+    """The amount the query asks for replaced by "an undisclosed amount"; declined where any other amount of money
+    (or a figure in millions or billions) stays, since sums or differences of the rest can give the answer back."""
     item.need_anchor()
     if not _PRICE_QUERY.search(item.query) or not any(_MONEY.fullmatch(a.strip()) for a in item.answers):
         raise NotApplicable("the query does not ask for a monetary amount")
-    passages = item.edit_signal(lambda p: _mask(p, item.answers, "an undisclosed amount"))
+
+    def edit(passage: str) -> str:
+        new = _mask(passage, item.answers, "an undisclosed amount")
+        left = _MONEY.search(new) or _LARGE_FIGURE.search(new)
+        if new != passage and left:
+            # "a gross of $1.84 billion ... an additional $343.6 million ... a total of <masked>": the rest sums to it
+            raise NotApplicable(
+                f"another amount stays in the passage ({left.group(0)!r}); with it the answer can be worked out"
+            )
+        return new
+
+    passages = item.edit_signal(edit)
     return _proposal(item, passages, "Replaced the amount the query asks for with 'an undisclosed amount'.")

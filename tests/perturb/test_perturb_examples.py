@@ -44,6 +44,12 @@ BASE = [
 ]
 POOL = DistractorPool.from_base(BASE)
 TAIL = " A sequel, Deadpool 3, is in development."
+SALARY = {
+    "source_id": "s",
+    "query": "what is the salary of the mayor of the town",
+    "answers": ["$205,700"],
+    "context": "The mayor of the town is elected every four years. The mayor earns $205,700 a year.",
+}
 RELEASED = dict(
     DEADPOOL,
     query="when was the deadpool sequel released",
@@ -54,13 +60,13 @@ RELEASED = dict(
 @pytest.mark.parametrize(
     "row, cls, intensity, lever, query, context",
     [
-        (
-            DEADPOOL,
+        (  # the time-phrase cut is out of the rotation: the amount a query asks for is what MEDIUM masks
+            SALARY,
             tx.MISSING_INFO,
             tx.MEDIUM,
-            "Missing Temporal Adjunct",
+            "Price Redacted",
             None,
-            "Deadpool 2 is scheduled to be released in the United States." + TAIL,
+            "The mayor of the town is elected every four years. The mayor earns an undisclosed amount a year.",
         ),
         (  # a released date: a scheduled one ("is scheduled to be released in the 2010s") is declined
             RELEASED,

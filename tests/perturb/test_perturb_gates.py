@@ -110,7 +110,9 @@ def test_granularity_levels():
         generate_programmatic(place, tx.GRANULARITY, tx.MEDIUM, 0, DistractorPool.from_base([place]))
 
 
-@pytest.mark.parametrize("figure, ok", [("62", False), ("291", True)])
+# ("291", False) since the sixth blind review: no figure is put as a range ("between 600 and 700 stores" still
+# implied a gold "more than 600", "between $1 and $2 trillion" was one step); it was ("291", True) before
+@pytest.mark.parametrize("figure, ok", [("62", False), ("291", False)])
 def test_granularity_medium_range_needs_three_digits(figure, ok):
     row = {
         "source_id": f"n{figure}",

@@ -170,7 +170,9 @@ def test_no_century_for_a_bracketed_year_after_a_title():
             "how many pennsylvania house of representatives are there",
             ["203", "203 members"],
             "The Pennsylvania House is the lower house. There are 203 members, elected for two years.",
-            "unit",
+            # a figure is no longer coarsened at all (sixth blind review: a range kept implying the gold bound);
+            # before that the range was declined for dropping the unit ("There are between 200 and 300, elected")
+            "count or amount",
         ),
         (
             "when was the last time mount ruapehu erupted",
@@ -213,5 +215,6 @@ def test_temporal_adjunct_takes_the_date_s_closing_comma_with_it():
         "context": "The fourth season of The Flash was ordered by the network. "
         "The fourth season began airing on October 10, 2017, on The CW.",
     }
-    out = _gen(row, tx.MISSING_INFO, tx.MEDIUM, "Missing Temporal Adjunct")
-    assert out["perturbed_context"].endswith("The fourth season began airing on The CW.")  # not "airing, on The CW"
+    # out of the rotation since the sixth blind review (about half its items strictly valid): it makes nothing
+    with pytest.raises(NotApplicable, match="no programmatic implementation"):
+        _gen(row, tx.MISSING_INFO, tx.MEDIUM, "Missing Temporal Adjunct")

@@ -42,9 +42,10 @@ def _lever(row, intensity, lever, pool_rows=()):
     ],
 )
 def test_temporal_adjunct_keeps_commas_balanced(context, expected):
+    # out of the rotation since the sixth blind review (about half its items strictly valid): it makes nothing
     row = {"source_id": "c1", "query": "when did the comic series come out", "answers": ["2003", "October 10, 2003"]}
-    out = _lever(dict(row, context=context), tx.MEDIUM, "Missing Temporal Adjunct")
-    assert out["perturbed_context"] == expected
+    with pytest.raises(NotApplicable, match="no programmatic implementation"):
+        _lever(dict(row, context=context), tx.MEDIUM, "Missing Temporal Adjunct")
 
 
 @pytest.mark.parametrize(
