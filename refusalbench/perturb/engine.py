@@ -25,6 +25,7 @@ from refusalbench.perturb import (  # noqa: F401 - importing the modules registe
     levers_granularity,
     levers_missing,
     levers_premise,
+    levers_redact,
 )
 from refusalbench.perturb.base import BOTH, QUERY, REGISTRY, Item, LeverImpl, NotApplicable, Proposal
 from refusalbench.perturb.distractors import DistractorPool

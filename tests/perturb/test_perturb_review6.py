@@ -86,3 +86,62 @@ def test_price_redacted_masks_the_only_amount():
 def test_price_redacted_declines_while_another_amount_stays(context):
     with pytest.raises(NotApplicable, match="another amount"):
         _gen(dict(SALARY, context=context), tx.MISSING_INFO, tx.MEDIUM, "Price Redacted")
+
+
+# -- Count Redacted: the count a "how many" question asks for, masked where nothing else gives it back ----------
+
+COUNT = {"source_id": "c6", "query": "how many levels does the tower have"}
+
+
+@pytest.mark.parametrize(
+    "answers, context, expected",
+    [
+        (
+            ["three"],
+            "The tower is built of iron. It has three levels open to visitors, reached by stairs or lifts.",
+            "It has an unspecified number of levels open to visitors",
+        ),
+        # the hedge goes with the figure, the noun of an answer "more than 300 levels" stays for the stand-in
+        (
+            ["300", "more than 300 levels"],
+            "The tower is built of iron. It has more than 300 levels, reached by stairs or lifts.",
+            "It has an unspecified number of levels, reached",
+        ),
+        # a single year stays where the count is not one of events dated a year apiece
+        (
+            ["three"],
+            "The tower was finished in 1889. Three levels are open to visitors, reached by stairs or lifts.",
+            "An unspecified number of levels are open to visitors",
+        ),
+    ],
+)
+def test_count_redacted_masks_the_count(answers, context, expected):
+    out = _gen(dict(COUNT, answers=answers, context=context), tx.MISSING_INFO, tx.MEDIUM, "Count Redacted")
+    assert expected in out["perturbed_context"]
+
+
+@pytest.mark.parametrize(
+    "query, context, why",
+    [
+        # another figure or number word could give the count back (a sum of parts)
+        (None, "The tower has three levels: two are open to visitors and the top one is closed.", "another figure"),
+        # the ordinal of what the query counts: the top level is the third
+        (None, "The tower has three levels. The third level is the highest and is reached by lift.", "ordinal"),
+        # a count after a determiner: "its an unspecified number of levels"
+        (None, "The tower is built of iron, and its three levels are reached by stairs.", "determiner"),
+        # no plural noun for the stand-in to count
+        (None, "The tower is built of iron. The number of its levels is three, all reached by stairs.", "plural noun"),
+        # a list of three or more names can be counted
+        (None, "The tower has three levels, named Base, Middle, and Summit, all reached by stairs.", "lists"),
+        # years give back a count of events dated a year apiece
+        (
+            "how many times has the tower been repainted",
+            "The tower has been repainted three times, in 1900, 1950 and 2000, by the same firm.",
+            "years|lists",
+        ),
+    ],
+)
+def test_count_redacted_declines_what_could_give_the_count_back(query, context, why):
+    row = dict(COUNT, answers=["three"], context=context, query=query or COUNT["query"])
+    with pytest.raises(NotApplicable, match=why):
+        _gen(row, tx.MISSING_INFO, tx.MEDIUM, "Count Redacted")
