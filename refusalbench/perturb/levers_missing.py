@@ -28,11 +28,14 @@ from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
     dates_left,
     defining_sentence_cut,
+    definite_from_cut,
     fragment_left,
+    holds_reference_word,
     purgeable,
     refers_back_after_cut,
     refers_to_figure,
     rival_left,
+    shares_query_word,
     unanchored_definite,
 )
 from refusalbench.perturb.text import (
@@ -359,15 +362,29 @@ def is_statement(sentence: str) -> bool:
 
 def _points_back(sents: list[str], i: int) -> bool:
     """True when what is left would point back to sentence `i`: the next sentence opens on a back-reference
-    ("However, ..."), or, when `i` holds a figure, a later one refers to a figure ("has since increased")."""
-    if i + 1 < len(sents) and refers_back_after_cut(sents[i : i + 2], [True, False]):
-        return True
+    ("However, ..."), holds a pronoun or demonstrative ("Christians use it", "such") or opens on "The <noun>"
+    that only `i` named; or, when `i` holds a figure, a later one refers to a figure ("has since increased")."""
+    if i + 1 < len(sents):
+        after = sents[i + 1]
+        if refers_back_after_cut(sents[i : i + 2], [True, False]) or holds_reference_word(after):
+            return True
+        if definite_from_cut(sents[i], " ".join(sents[:i]), after):
+            return True
     return bool(re.search(r"\d", sents[i])) and any(refers_to_figure(s) for s in sents[i + 1 :])
+
+
+def _between_support(sents: list[str], i: int, words: set[str], answers: list[str]) -> bool:
+    """True when sentence `i` lies between an answer sentence and a sentence holding a query word: it may be
+    part of what ties the two together."""
+    answer = [k for k, s in enumerate(sents) if contains_any(s, answers)]
+    query = [k for k, s in enumerate(sents) if k != i and shares_query_word(s, words)]
+    return any(min(a, q) < i < max(a, q) for a in answer for q in query)
 
 
 def _drop_one(item: Item, choose) -> list[str]:
     """Delete one seeded sentence chosen by `choose(sentences) -> candidate indices` per passage; never one
-    that ties the query's subject to the answer (`links_subject`)."""
+    that ties the query's subject to the answer (`links_subject`), holds a query word, lies between the
+    answer and a query word, or that a sentence kept after it points back to (`_points_back`)."""
     words = item.query_words()
 
     def edit(passage: str) -> str:
@@ -380,6 +397,8 @@ def _drop_one(item: Item, choose) -> list[str]:
             and not contains_any(sents[i], item.answers)
             and balanced(sents[i])
             and not links_subject(sents, i, words, item.answers)
+            and not shares_query_word(sents[i], words)
+            and not _between_support(sents, i, words, item.answers)
             and not _points_back(sents, i)
         ]
         if not options or not sentences_with(sents, item.answers):
