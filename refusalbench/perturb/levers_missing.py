@@ -381,10 +381,11 @@ def _between_support(sents: list[str], i: int, words: set[str], answers: list[st
     return any(min(a, q) < i < max(a, q) for a in answer for q in query)
 
 
-def _drop_one(item: Item, choose) -> list[str]:
+def _drop_one(item: Item, choose, apart: bool = False) -> list[str]:
     """Delete one seeded sentence chosen by `choose(sentences) -> candidate indices` per passage; never one
-    that ties the query's subject to the answer (`links_subject`), holds a query word, lies between the
-    answer and a query word, or that a sentence kept after it points back to (`_points_back`)."""
+    that ties the query's subject to the answer (`links_subject`) or that a sentence kept after it points back
+    to (`_points_back`); with `apart`, never one that holds a query word or lies between the answer and a
+    query word (it may be part of the answer's support)."""
     words = item.query_words()
 
     def edit(passage: str) -> str:
@@ -397,8 +398,7 @@ def _drop_one(item: Item, choose) -> list[str]:
             and not contains_any(sents[i], item.answers)
             and balanced(sents[i])
             and not links_subject(sents, i, words, item.answers)
-            and not shares_query_word(sents[i], words)
-            and not _between_support(sents, i, words, item.answers)
+            and not (apart and (shares_query_word(sents[i], words) or _between_support(sents, i, words, item.answers)))
             and not _points_back(sents, i)
         ]
         if not options or not sentences_with(sents, item.answers):
@@ -412,7 +412,7 @@ def _drop_one(item: Item, choose) -> list[str]:
 @lever(MI, tx.LOW, "Non-answer Sentence Deletion", CONTEXT)
 def non_answer_sentence(item: Item) -> Proposal:
     item.need_anchor()
-    passages = _drop_one(item, lambda sents: range(len(sents)))
+    passages = _drop_one(item, lambda sents: range(len(sents)), apart=True)
     return _proposal(
         item, passages, "Deleted one sentence that does not state the answer; the answer sentence is intact."
     )
