@@ -27,11 +27,14 @@ from refusalbench.perturb.clean_prose import clean, pool_words
 from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
     defining_sentence_cut,
+    definite_from_cut,
     fragment_left,
+    holds_reference_word,
     purgeable,
     refers_back_after_cut,
     refers_to_figure,
     rival_left,
+    shares_query_word,
     unanchored_definite,
 )
 from refusalbench.perturb.text import (
@@ -280,15 +283,30 @@ def is_statement(sentence: str) -> bool:
 
 def _points_back(sents: list[str], i: int) -> bool:
     """True when what is left would point back to sentence `i`: the next sentence opens on a back-reference
-    ("However, ..."), or, when `i` holds a figure, a later one refers to a figure ("has since increased")."""
-    if i + 1 < len(sents) and refers_back_after_cut(sents[i : i + 2], [True, False]):
-        return True
+    ("However, ..."), holds a pronoun or demonstrative ("Christians use it", "such") or opens on "The <noun>"
+    that only `i` named; or, when `i` holds a figure, a later one refers to a figure ("has since increased")."""
+    if i + 1 < len(sents):
+        after = sents[i + 1]
+        if refers_back_after_cut(sents[i : i + 2], [True, False]) or holds_reference_word(after):
+            return True
+        if definite_from_cut(sents[i], " ".join(sents[:i]), after):
+            return True
     return bool(re.search(r"\d", sents[i])) and any(refers_to_figure(s) for s in sents[i + 1 :])
 
 
-def _drop_one(item: Item, choose) -> list[str]:
+def _between_support(sents: list[str], i: int, words: set[str], answers: list[str]) -> bool:
+    """True when sentence `i` lies between an answer sentence and a sentence holding a query word: it may be
+    part of what ties the two together."""
+    answer = [k for k, s in enumerate(sents) if contains_any(s, answers)]
+    query = [k for k, s in enumerate(sents) if k != i and shares_query_word(s, words)]
+    return any(min(a, q) < i < max(a, q) for a in answer for q in query)
+
+
+def _drop_one(item: Item, choose, apart: bool = False) -> list[str]:
     """Delete one seeded sentence chosen by `choose(sentences) -> candidate indices` per passage; never one
-    that ties the query's subject to the answer (`links_subject`)."""
+    that ties the query's subject to the answer (`links_subject`) or that a sentence kept after it points back
+    to (`_points_back`); with `apart`, never one that holds a query word or lies between the answer and a
+    query word (it may be part of the answer's support)."""
     words = item.query_words()
 
     def edit(passage: str) -> str:
@@ -301,6 +319,7 @@ def _drop_one(item: Item, choose) -> list[str]:
             and not contains_any(sents[i], item.answers)
             and balanced(sents[i])
             and not links_subject(sents, i, words, item.answers)
+            and not (apart and (shares_query_word(sents[i], words) or _between_support(sents, i, words, item.answers)))
             and not _points_back(sents, i)
         ]
         if not options or not sentences_with(sents, item.answers):
@@ -314,7 +333,7 @@ def _drop_one(item: Item, choose) -> list[str]:
 @lever(MI, tx.LOW, "Non-answer Sentence Deletion", CONTEXT)
 def non_answer_sentence(item: Item) -> Proposal:
     item.need_anchor()
-    passages = _drop_one(item, lambda sents: range(len(sents)))
+    passages = _drop_one(item, lambda sents: range(len(sents)), apart=True)
     return _proposal(
         item, passages, "Deleted one sentence that does not state the answer; the answer sentence is intact."
     )

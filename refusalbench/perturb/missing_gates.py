@@ -143,3 +143,34 @@ def rival_left(text: str, atype: str, query_words: set[str]) -> bool:
         if words & stems and _INNER_NAME.search(sentence):
             return True
     return False
+
+
+# a pronoun or demonstrative that may take an earlier sentence's subject as its antecedent
+_REFERENCE_WORD = re.compile(
+    r"\b(?:it|its|itself|they|them|their|theirs|themselves|he|him|his|himself|she|her|hers|herself|"
+    r"this|these|those|such)\b|\b(?:of|in|to|for|with|on|at|by|from|after|before|like|than)\s+that\b",
+    re.I,
+)
+
+
+def holds_reference_word(sentence: str) -> bool:
+    """True when the sentence holds a pronoun or demonstrative ("Christians use it", "The first such voyage")."""
+    return bool(_REFERENCE_WORD.search(sentence))
+
+
+def definite_from_cut(deleted: str, kept_before: str, sentence: str) -> bool:
+    """True when `sentence` opens on "The <noun>" that the deleted sentence names and nothing kept before it
+    does ("The voyage took ..." once "Cocoa went to Spain by boat; the voyage ..." went)."""
+    m = _DEFINITE.match(sentence)
+    if not m:
+        return False
+    noun = _stem(m.group(1))
+    named = {_stem(w) for w in re.findall(r"[A-Za-z]{3,}", deleted)}
+    return noun in named and not re.search(rf"\b{re.escape(noun)}", kept_before.lower())
+
+
+def shares_query_word(sentence: str, query_words: set[str]) -> bool:
+    """True when the sentence holds a content word of the query up to its ending ("powers" of "power",
+    "government" of "governmental")."""
+    stems = {_stem(w) for w in query_words if len(w) >= 3}
+    return any(_stem(w) in stems for w in re.findall(r"[A-Za-z]{3,}", sentence))
