@@ -215,13 +215,23 @@ _DANGLING = re.compile(
 )
 
 
+# a passage that opens as an encyclopaedia lead does ("The Eagles are a ...", "Holiday Road is a 1983 song"):
+# a retrieved chunk can open on the tail of a cut sentence that still starts with a capital ("Wars and The
+# Empire Strikes Back, and did not want ...", "British Bake Off's best amateur baker."), which no whole-sentence
+# check can tell from a real opening
+_LEAD = re.compile(
+    r"^[A-Z\"“][^.,;:!?()]{0,80}?\s(?:is|was|are|were)\s(?:a|an|the|one|any|also|located|known|considered|"
+    r"commonly|generally|usually|often|widely)\b"
+)
+
+
 @lever(MI, tx.HIGH, "Entirely Irrelevant Context", CONTEXT)
 def irrelevant_context(item: Item) -> Proposal:
     item.need_anchor()
     edited = {}
     used = list(item.passages)
     for i in item.answer_passages():
-        for _ in range(8):  # a few draws: a chunk may have too few whole sentences or a cut ellipsis
+        for _ in range(16):  # a few draws: a chunk may not open as a lead, or have a cut ellipsis
             other = item.pool.unrelated_passage(item.rng, item.source_id, item.query, item.answers, avoid=used)
             if other is None:
                 raise NotApplicable("the distractor pool has no passage on an unrelated topic")
@@ -234,11 +244,12 @@ def irrelevant_context(item: Item) -> Proposal:
                 and "…" not in whole
                 and clean(whole, *pool_words(item.pool))
                 and not _DANGLING.match(whole)  # "This includes an extensive service project ...": no antecedent
+                and _LEAD.match(whole)
             ):
                 edited[i] = whole
                 break
         else:
-            raise NotApplicable("no unrelated passage with enough whole sentences was found")
+            raise NotApplicable("no unrelated passage with enough whole sentences and a lead opening was found")
     return _proposal(
         item,
         item.with_passages(edited),
@@ -380,6 +391,20 @@ _INTRO = re.compile(
 )
 
 
+# words of discourse connectives ("In addition,", "At the same time,", "On the other hand,"): cutting a clause made
+# only of these removes no information, so there is no missing-information defect to speak of
+_CONNECTIVE_WORDS = frozenset(
+    """addition fact particular general contrast turn practice short total end first last same time all then other
+hand result case effect meantime sum summary conclusion order words course reality theory way least most""".split()
+)
+
+
+def informative(clause: str) -> bool:
+    """Whether an opening clause carries information beyond its first word ("In 1990," yes; "In addition," no)."""
+    words = [w.strip(",.'\"").lower() for w in clause.split()[1:]]
+    return any(w and w not in STOPWORDS and w not in _CONNECTIVE_WORDS for w in words)
+
+
 @lever(MI, tx.LOW, "Intro Clause Removal", CONTEXT)
 def intro_clause(item: Item) -> Proposal:
     item.need_anchor()
@@ -390,7 +415,12 @@ def intro_clause(item: Item) -> Proposal:
         options = []
         for i, s in enumerate(sents):
             m = _INTRO.match(s)
-            if m and not contains_any(m.group(0), item.answers) and not any(contains(m.group(0), w) for w in subject):
+            if (
+                m
+                and informative(m.group(0))
+                and not contains_any(m.group(0), item.answers)
+                and not any(contains(m.group(0), w) for w in subject)
+            ):
                 rest = s[m.end() :]
                 if len(rest.split()) >= 4 and (rest[:1].isupper() or rest.split(" ", 1)[0].lower() in LOWERABLE):
                     options.append((i, capitalise(rest)))
