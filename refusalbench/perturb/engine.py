@@ -24,6 +24,7 @@ from refusalbench.perturb import (  # noqa: F401 - importing the modules registe
     levers_epistemic,
     levers_granularity,
     levers_missing,
+    levers_missing_low,
     levers_premise,
     levers_redact,
 )

@@ -8,10 +8,11 @@ import pytest
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
+from refusalbench.perturb.clean_prose import clean
 from refusalbench.perturb.engine import make_item
 from refusalbench.perturb.grounding import weak_grounding
 from refusalbench.perturb.levers_ambiguity import pronoun_query
-from refusalbench.perturb.levers_missing import clean, is_statement
+from refusalbench.perturb.levers_missing_low import is_statement
 
 
 def _lever(row, cls, intensity, lever, pool_rows=()):

@@ -8,7 +8,7 @@ import pytest
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
-from refusalbench.perturb.levers_missing import informative
+from refusalbench.perturb.levers_missing_low import informative
 
 SOURCE = {
     "source_id": "s7",

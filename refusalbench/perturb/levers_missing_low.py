@@ -1,0 +1,216 @@
+"""P-MissingInfo LOW levers: remove a detail the answer does not need (a side sentence, a statistic, a
+parenthetical, an opening clause), so the question stays answerable from what is left.
+
+Every edit applies to each signal passage that states an answer; the query is never touched. The deletions
+decline where what is left would point back to what went, or where the detail helps tie the query to the
+answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from refusalbench import taxonomy as tx
+from refusalbench.perturb.base import (
+    CONTEXT,
+    Item,
+    Proposal,
+    lever,
+    rebuild,
+    sentences_with,
+)
+from refusalbench.perturb.distractors import STOPWORDS
+from refusalbench.perturb.missing_gates import (
+    definite_from_cut,
+    holds_reference_word,
+    refers_back_after_cut,
+    refers_to_figure,
+    shares_query_word,
+)
+from refusalbench.perturb.text import (
+    LOWERABLE,
+    balanced,
+    capitalise,
+    contains,
+    contains_any,
+    split_sentences,
+    tidy,
+)
+
+MI = tx.MISSING_INFO
+
+
+def links_subject(sents: list[str], i: int, words: set[str], answers: list[str]) -> bool:
+    """True when sentence `i` may be what ties the query's subject to the answer: it holds a query content
+    word that no other sentence holds, or it is the only sentence besides the answer sentences that holds
+    any ("The song was written for the film Vacation." before "It reached number 82.")."""
+    own = {w for w in words if contains(sents[i], w)}
+    if not own:
+        return False
+    others = [s for k, s in enumerate(sents) if k != i]
+    if any(not any(contains(s, w) for s in others) for w in own):
+        return True
+    side = [s for s in others if not contains_any(s, answers)]
+    return not any(contains(s, w) for s in side for w in words)
+
+
+# a finite verb, roughly: an auxiliary or copula, a past form in -ed, or a common irregular verb
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|am|has|have|had|do|does|did|can|could|will|would|shall|should|may|might|"
+    r"must|\w{2,}ed|became|become|began|begins|won|wins|wrote|made|took|gave|sang|left|led|met|"
+    r"said|saw|went|came|found|got|held|told|ran|knew|brought|bought|built|sold|sent|stood|taught|fought|kept|lost|"
+    r"paid|put|set|grew|rose|chose|broke|spoke|stole|drew|drove|flew|threw|wore|beat|hit|cost|spent|felt|thought|"
+    r"include|includes|remain|remains|play|plays|serve|serves)\b"
+    # a present-tense "-s" verb before its object ("lends money"), not a plural before "and" or a full stop
+    r"|(?<!\bthe )(?<!\bof )(?<!\band )\b[a-z]{3,}(?<![su'])s(?=\s+(?!and\b|or\b)[a-z])",
+    re.I,
+)
+
+
+def is_statement(sentence: str) -> bool:
+    """A sentence worth deleting: at least four words and a verb (not a stray fragment such as "Countries")."""
+    return len(sentence.split()) >= 4 and bool(_VERB.search(sentence))
+
+
+def _points_back(sents: list[str], i: int) -> bool:
+    """True when what is left would point back to sentence `i`: the next sentence opens on a back-reference
+    ("However, ..."), holds a pronoun or demonstrative ("Christians use it", "such") or opens on "The <noun>"
+    that only `i` named; or, when `i` holds a figure, a later one refers to a figure ("has since increased")."""
+    if i + 1 < len(sents):
+        after = sents[i + 1]
+        if refers_back_after_cut(sents[i : i + 2], [True, False]) or holds_reference_word(after):
+            return True
+        if definite_from_cut(sents[i], " ".join(sents[:i]), after):
+            return True
+    return bool(re.search(r"\d", sents[i])) and any(refers_to_figure(s) for s in sents[i + 1 :])
+
+
+def _between_support(sents: list[str], i: int, words: set[str], answers: list[str]) -> bool:
+    """True when sentence `i` lies between an answer sentence and a sentence holding a query word: it may be
+    part of what ties the two together."""
+    answer = [k for k, s in enumerate(sents) if contains_any(s, answers)]
+    query = [k for k, s in enumerate(sents) if k != i and shares_query_word(s, words)]
+    return any(min(a, q) < i < max(a, q) for a in answer for q in query)
+
+
+def _drop_one(item: Item, choose, apart: bool = False) -> list[str]:
+    """Delete one seeded sentence chosen by `choose(sentences) -> candidate indices` per passage; never one
+    that ties the query's subject to the answer (`links_subject`) or that a sentence kept after it points back
+    to (`_points_back`); with `apart`, never one that holds a query word or lies between the answer and a
+    query word (it may be part of the answer's support)."""
+    words = item.query_words()
+
+    def edit(passage: str) -> str:
+        sents = split_sentences(passage)
+        options = [
+            i
+            for i in choose(sents)
+            if i > 0
+            and is_statement(sents[i])
+            and not contains_any(sents[i], item.answers)
+            and balanced(sents[i])
+            and not links_subject(sents, i, words, item.answers)
+            and not (apart and (shares_query_word(sents[i], words) or _between_support(sents, i, words, item.answers)))
+            and not _points_back(sents, i)
+        ]
+        if not options or not sentences_with(sents, item.answers):
+            return passage
+        k = item.rng.choice(options)
+        return rebuild(s for i, s in enumerate(sents) if i != k)
+
+    return item.edit_signal(edit)
+
+
+@lever(MI, tx.LOW, "Non-answer Sentence Deletion", CONTEXT)
+def non_answer_sentence(item: Item) -> Proposal:
+    item.need_anchor()
+    passages = _drop_one(item, lambda sents: range(len(sents)), apart=True)
+    return Proposal(
+        item.query, passages, "Deleted one sentence that does not state the answer; the answer sentence is intact."
+    )
+
+
+@lever(MI, tx.LOW, "Strip Non-queried Statistic", CONTEXT)
+def strip_statistic(item: Item) -> Proposal:
+    item.need_anchor()
+    passages = _drop_one(item, lambda sents: [i for i, s in enumerate(sents) if re.search(r"\d", s)])
+    return Proposal(item.query, passages, "Deleted a sentence carrying a figure the query does not ask about.")
+
+
+_PAREN = re.compile(r"\s+\(([^()]{1,160})\)")  # "CPI(M)": a bracket glued to a word is part of a name
+
+
+def _inside_quotes(passage: str, pos: int) -> bool:
+    """True inside a quoted title ("I Wanna Dance with Somebody (Who Loves Me)"), whose brackets belong to the name."""
+    before = passage[:pos]
+    return before.count('"') % 2 == 1 or before.count("\u201c") > before.count("\u201d")
+
+
+@lever(MI, tx.LOW, "Parenthetical Excise", CONTEXT)
+def parenthetical_excise(item: Item) -> Proposal:
+    item.need_anchor()
+
+    def edit(passage: str) -> str:
+        spans = [
+            m
+            for m in _PAREN.finditer(passage)
+            if not contains_any(m.group(1), item.answers) and not _inside_quotes(passage, m.start())
+        ]
+        if not spans:
+            return passage
+        m = item.rng.choice(spans)
+        return rebuild(split_sentences(tidy(passage[: m.start()] + passage[m.end() :])))
+
+    passages = item.edit_signal(edit)
+    return Proposal(item.query, passages, "Removed a parenthetical aside that does not bear on the answer.")
+
+
+_INTRO = re.compile(
+    r"^(?:In|On|At|During|After|Before|By|Since|From|Following|With|Under|Within|Despite|Originally|"
+    r"Initially|Today|Currently|Later|Eventually|Meanwhile|Traditionally|Historically)\b[^,;()\"]{0,60},\s+(?=[a-zA-Z])"
+)
+
+
+# words of discourse connectives ("In addition,", "At the same time,", "On the other hand,"): cutting a clause made
+# only of these removes no information, so there is no missing-information defect to speak of
+_CONNECTIVE_WORDS = frozenset(
+    """addition fact particular general contrast turn practice short total end first last same time all then other
+hand result case effect meantime sum summary conclusion order words course reality theory way least most""".split()
+)
+
+
+def informative(clause: str) -> bool:
+    """Whether an opening clause carries information beyond its first word ("In 1990," yes; "In addition," no)."""
+    words = [w.strip(",.'\"").lower() for w in clause.split()[1:]]
+    return any(w and w not in STOPWORDS and w not in _CONNECTIVE_WORDS for w in words)
+
+
+@lever(MI, tx.LOW, "Intro Clause Removal", CONTEXT)
+def intro_clause(item: Item) -> Proposal:
+    item.need_anchor()
+    subject = item.query_words()
+
+    def edit(passage: str) -> str:
+        sents = split_sentences(passage)
+        options = []
+        for i, s in enumerate(sents):
+            m = _INTRO.match(s)
+            if (
+                m
+                and informative(m.group(0))
+                and not contains_any(m.group(0), item.answers)
+                and not any(contains(m.group(0), w) for w in subject)
+            ):
+                rest = s[m.end() :]
+                if len(rest.split()) >= 4 and (rest[:1].isupper() or rest.split(" ", 1)[0].lower() in LOWERABLE):
+                    options.append((i, capitalise(rest)))
+        if not options:
+            return passage
+        i, new = item.rng.choice(options)
+        sents[i] = new
+        return rebuild(sents)
+
+    passages = item.edit_signal(edit)
+    return Proposal(
+        item.query, passages, "Removed a non-essential opening phrase from a sentence; the core statement stays."
+    )
