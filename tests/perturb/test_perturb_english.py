@@ -240,7 +240,8 @@ def test_unrelated_context_keeps_whole_sentences_only():
         "source_id": "z",
         "query": "how tall is the tower",
         "answers": ["300 metres"],
-        "context": "of the old quarter. The tower rises above the plain and can be seen for miles around it. Its "
+        "context": "of the old quarter. Hallam Keep is a stone tower that rises above the plain and can be seen for "
+        "miles around it. Its "
         "builders used local stone, which was carted from a quarry beside the river. Visitors climb "
         "its spiral stair every summer, and the view from the top is widely admired by",
     }
@@ -248,7 +249,7 @@ def test_unrelated_context_keeps_whole_sentences_only():
         row, tx.MISSING_INFO, tx.HIGH, 0, _pool(row, other), lever="Entirely Irrelevant Context"
     )
     assert (
-        out["perturbed_context"].startswith("The tower rises")
+        out["perturbed_context"].startswith("Hallam Keep is a stone tower")
         and out["perturbed_context"].endswith("admired by") is False
     )
     assert ends_sentence(out["perturbed_context"])

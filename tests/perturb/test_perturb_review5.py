@@ -292,5 +292,5 @@ def test_irrelevant_context_skips_a_replacement_opening_on_a_back_reference():
     }
     with pytest.raises(NotApplicable):  # the only unrelated passage opens on "This includes ..."
         _lever(row, tx.HIGH, "Entirely Irrelevant Context", [other])
-    fine = dict(other, context=other["context"].replace("This includes", "The award needs"))
+    fine = dict(other, context=other["context"].replace("This includes", "The Eagle award is a rank that needs"))
     assert "award" in _lever(row, tx.HIGH, "Entirely Irrelevant Context", [fine])["perturbed_context"]

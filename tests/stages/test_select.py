@@ -312,8 +312,9 @@ def test_smoke_preset_programmatic_and_structural(tmp_path, dataset):
     ok = checked[checked["generation_ok"]]
     # 3 questions: rule-based cells decline a lot (nq_multi: 3 items, one of its questions is declined for every
     # lever because no sentence stating its answer is about what it asks; the MissingInfo purge and subject-cut
-    # gates took one more)
-    assert len(checked) == 54 and len(ok) >= 3 and ok["check_ok"].all()
+    # gates took one more; nq_sample: 2 items since the unrelated passage must open as a lead sentence, which few
+    # passages of a 3-question pool do)
+    assert len(checked) == 54 and len(ok) >= 2 and ok["check_ok"].all()
     assert set(checked.loc[~checked["generation_ok"], "generation_failure_kind"]) <= {"not_applicable"}
     votes = ctx.read_table("votes")
     assert set(votes["verdict_reason"]) == {"structural"} and len(votes) == len(ok)
