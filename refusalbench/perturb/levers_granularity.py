@@ -27,18 +27,14 @@ from refusalbench.perturb.text import answer_pattern, as_question, question_body
 
 GR = tx.GRANULARITY
 _WHEN = re.compile(r"^when\b", re.I)
-_HOW = re.compile(r"^how\s+(many|much|long|old|tall|far|big|high|deep|wide)\b", re.I)
 
 
 def sharpened(item: Item) -> str | None:
-    """The query asking for the exact value ("On exactly what date ..."), or None if its form is unknown."""
+    """The query asking for the exact date or year ("On exactly what date ..."), or None unless it asks 'when'."""
     body = question_body(item.query)
     if _WHEN.match(body) and item.atype in (at.DATE, at.YEAR):
         exact = "on exactly what date" if item.atype == at.DATE else "in exactly which year"
         return as_question(_WHEN.sub(exact, body, count=1))
-    m = _HOW.match(body)
-    if m and item.atype == at.NUMBER:
-        return as_question("exactly " + body[:1].lower() + body[1:])
     return None
 
 
@@ -53,34 +49,34 @@ def _keeps_other_figures(item: Item, old: str, new: str) -> bool:
     return not lost
 
 
-def _coarsen(item: Item, level: int, what: str) -> Proposal:
+def _coarsen(item: Item, what: str) -> Proposal:
+    """The passage with the date or year answer coarsened (see `one_level_coarser`), the query sharpened."""
     item.need_anchor()
     if sharpened(item) is None:
-        # "what year did ... first air" against a century, "... release date" (no question), a year-like
-        # "around 2011" read as a count: only a 'when' or 'how many' question is asked for the exact value
-        raise NotApplicable("the query does not ask 'when' for a date or year or 'how many' for a figure")
-    years = set(re.findall(r"(?<!\d)\d{4}(?!\d)", item.anchor_text)) if item.atype in (at.DATE, at.YEAR) else set()
+        # "what year did ... first air" against a century, "... release date" (no question): only a 'when'
+        # question is asked for the exact value
+        raise NotApplicable("the query does not ask 'when' for a date or year")
+    years = set(re.findall(r"(?<!\d)\d{4}(?!\d)", item.anchor_text))
     in_name = re.compile(rf"\b[Tt]he\s+{re.escape(item.anchor_text)}(?!\d)\s+[A-Z]") if item.atype == at.YEAR else None
 
     def edit(passage: str) -> str:
         if in_name is not None and in_name.search(passage):
             raise NotApplicable("the year is part of a name ('the 1980 Summer Olympics')")
-        if item.atype in (at.DATE, at.YEAR) and any(
+        if any(
             _CLOCK_BEFORE.search(passage[max(0, m.start() - 30) : m.start()])
             for a in item.answers
             if (pat := answer_pattern(a))
             for m in pat.finditer(passage)
         ):
             raise NotApplicable("a time of day goes with the date ('at 8:20 p.m. on 25 September 2007')")
-        new = coarsen_passage(item, passage, level)
+        new = coarsen_passage(item, passage)
         if not _keeps_other_figures(item, passage, new):
             raise NotApplicable("the coarser wording would delete other facts (dates or figures) with the answer")
         if any(re.search(rf"(?<!\d){y}(?!\d)", new) for y in years):
             raise NotApplicable(
                 "the passage states the answer's year elsewhere ('In 1975 ...'); a decade hides nothing"
             )
-        if item.atype in (at.DATE, at.YEAR):
-            dated_only_coarsely(new)
+        dated_only_coarsely(new)
         return new
 
     passages = item.edit_signal(edit)
@@ -143,10 +139,8 @@ def one_level_coarser(item: Item) -> Proposal:
         if not _has_day(item):
             raise NotApplicable("the date has no day; its decade is too few levels away")
         _temporal_slot_ok(item)
-        level = 2
     elif item.atype == at.YEAR:
         _temporal_slot_ok(item)
-        level = 2
     elif item.atype == at.NUMBER:
         # "between 600 and 700 stores" still implies a gold "more than 600", "between 50,000 and 60,000" an
         # "over 50,000" (and invents an upper bound), "$1.06 trillion" as "between $1 and $2 trillion" is one
@@ -154,9 +148,7 @@ def one_level_coarser(item: Item) -> Proposal:
         raise NotApplicable("a count or amount is not coarsened: a range keeps implying the gold value or bound")
     else:
         raise NotApplicable("only a date or a year has a coarser statement that keeps the fact's kind")
-    return _coarsen(
-        item, level, "Stated the answer only several levels coarser (decade or century) than the query asks."
-    )
+    return _coarsen(item, "Stated the answer only several levels coarser (decade or century) than the query asks.")
 
 
 _DATE_BEFORE = re.compile(
