@@ -340,6 +340,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         if args.command == "holdout":
             kept, counts = holdout(args.pool, args.exclude, test_draws=not args.no_test_draws)
+            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
             Path(args.out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept), encoding="utf-8")
             print(json.dumps(counts, indent=2))
         elif args.command == "sample":

@@ -124,6 +124,15 @@ def test_holdout_leaves_out_the_bundled_sample_and_quoted_questions(tmp_path):
     }
 
 
+def test_holdout_command_creates_the_output_folder(tmp_path):
+    pool = tmp_path / "pool.jsonl"
+    record = {"question": fresh_question(0), "answers": ["A"], "ctxs": [{"title": "T", "text": "A."}]}
+    pool.write_text(json.dumps(record) + "\n")
+    out = tmp_path / "review" / "new" / "holdout.jsonl"
+    assert main(["holdout", str(pool), str(out), "--no-test-draws"]) == 0
+    assert [json.loads(line)["question"] for line in out.read_text().splitlines()] == [fresh_question(0)]
+
+
 def test_word_diff_shows_changes_and_elides_long_unchanged_runs():
     before = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
     after = before.replace("eight", "EIGHT") + " sixteen"
