@@ -33,6 +33,7 @@ from refusalbench.perturb.text import (
     capitalise,
     contains,
     contains_any,
+    inside_quotes,
     split_sentences,
     tidy,
 )
@@ -97,8 +98,17 @@ def _drop_one(item: Item, choose, apart: bool = False) -> list[str]:
     """Delete one seeded sentence chosen by `choose(sentences) -> candidate indices` per passage; never one
     that ties the query's subject to the answer (`links_subject`) or that a sentence kept after it points back
     to (`_points_back`); with `apart`, never one that holds a query word or lies between the answer and a
-    query word (it may be part of the answer's support)."""
+    query word (it may be part of the answer's support). A sentence sharing an answer word's stem
+    ("legislators" for "state legislatures") is never deleted either: it is support in other words."""
     words = item.query_words()
+    # words of answers without figures: "57 days" would make every sentence with a number of days "support"
+    answer_words = {
+        w
+        for a in item.answers
+        if not re.search(r"\d", a)
+        for w in re.findall(r"[A-Za-z]{4,}", a)
+        if w.lower() not in STOPWORDS
+    }
 
     def edit(passage: str) -> str:
         sents = split_sentences(passage)
@@ -108,6 +118,7 @@ def _drop_one(item: Item, choose, apart: bool = False) -> list[str]:
             if i > 0
             and is_statement(sents[i])
             and not contains_any(sents[i], item.answers)
+            and not shares_query_word(sents[i], answer_words)  # "elected by the state legislators": support
             and balanced(sents[i])
             and not links_subject(sents, i, words, item.answers)
             and not (apart and (shares_query_word(sents[i], words) or _between_support(sents, i, words, item.answers)))
@@ -140,10 +151,13 @@ def strip_statistic(item: Item) -> Proposal:
 _PAREN = re.compile(r"\s+\(([^()]{1,160})\)")  # "CPI(M)": a bracket glued to a word is part of a name
 
 
-def _inside_quotes(passage: str, pos: int) -> bool:
-    """True inside a quoted title ("I Wanna Dance with Somebody (Who Loves Me)"), whose brackets belong to the name."""
-    before = passage[:pos]
-    return before.count('"') % 2 == 1 or before.count("\u201c") > before.count("\u201d")
+def _parallel(passage: str, m: re.Match) -> bool:
+    """True when the bracket's sentence holds another bracket opening on the same word ("October-November
+    (in Ranchi), December-January (in Dumka)"): cutting one leaves its partner unpaired."""
+    first = m.group(1).split()[0].lower() if m.group(1).split() else ""
+    sentence = next((s for s in split_sentences(passage) if m.group(0).strip() in s), "")
+    others = [o for o in _PAREN.finditer(sentence) if o.group(1) != m.group(1)]
+    return any(o.group(1).split() and o.group(1).split()[0].lower() == first for o in others)
 
 
 @lever(MI, tx.LOW, "Parenthetical Excise", CONTEXT)
@@ -154,7 +168,9 @@ def parenthetical_excise(item: Item) -> Proposal:
         spans = [
             m
             for m in _PAREN.finditer(passage)
-            if not contains_any(m.group(1), item.answers) and not _inside_quotes(passage, m.start())
+            if not contains_any(m.group(1), item.answers)
+            and not inside_quotes(passage, m.start())
+            and not _parallel(passage, m)
         ]
         if not spans:
             return passage
@@ -177,6 +193,21 @@ _CONNECTIVE_WORDS = frozenset(
     """addition fact particular general contrast turn practice short total end first last same time all then other
 hand result case effect meantime sum summary conclusion order words course reality theory way least most""".split()
 )
+
+
+# a rank or extreme in the main clause: an opening clause often sets its scope ("After the Indo-Gangetic Plain,
+# the Deccan coast is the most densely populated"; "In 2010, it was the best-selling album"), and cutting the
+# clause turns a scoped ranking into a false unscoped one
+_RANKED = re.compile(
+    r"\b(?:most|least|only|first|second|third|fourth|fifth|last|best|worst|largest|biggest|highest|lowest|longest|"
+    r"shortest|oldest|youngest|greatest|smallest|tallest|fastest|richest|busiest|deepest|earliest|latest|leading|"
+    r"top|record|best-selling|highest-grossing|most-watched|sole|unique)\b",
+    re.I,
+)
+
+
+# the opening clause may hold the pronoun's antecedent ("After Jane Eisner asked the pilots ..., they replied")
+_OPENS_ON_PRONOUN = re.compile(r"(?:he|she|they|it|his|her|their|its|this|these|those|such)\b", re.I)
 
 
 def informative(clause: str) -> bool:
@@ -202,6 +233,8 @@ def intro_clause(item: Item) -> Proposal:
                 and not any(contains(m.group(0), w) for w in subject)
             ):
                 rest = s[m.end() :]
+                if _RANKED.search(rest) or _OPENS_ON_PRONOUN.match(rest):
+                    continue
                 if len(rest.split()) >= 4 and (rest[:1].isupper() or rest.split(" ", 1)[0].lower() in LOWERABLE):
                     options.append((i, capitalise(rest)))
         if not options:

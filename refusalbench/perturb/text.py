@@ -226,6 +226,12 @@ def balanced(text: str) -> bool:
     return depth == 0 and text.count('"') % 2 == 0 and text.count("“") == text.count("”")
 
 
+def inside_quotes(text: str, pos: int) -> bool:
+    """True when position `pos` of `text` lies inside a quotation ("I Wanna Dance with Somebody (Who Loves Me)")."""
+    before = text[:pos]
+    return before.count('"') % 2 == 1 or before.count("\u201c") > before.count("\u201d")
+
+
 def is_clean(text: str) -> bool:
     """Our output rules: no double spaces, no space before punctuation, final punctuation present."""
     if not text or text != text.strip() or "  " in text:
