@@ -17,7 +17,7 @@ from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.levers_ambiguity import SECOND_REFERENT, pronoun_query, subject_span, title_core
 from refusalbench.perturb.subject import BUILT, work_subject
-from refusalbench.perturb.text import as_question, question_body, split_sentences
+from refusalbench.perturb.text import as_question, inside_quotes, question_body, split_sentences
 
 FP = tx.FALSE_PREMISE
 NON_AGENTS = ("Which prime number", "Which shade of blue", "Which empty box", "Which mathematical theorem")
@@ -40,7 +40,8 @@ _TITLE_KIND = re.compile(
 def _agent_object(item: Item, rest: str) -> str:
     """The object of the person's act, written as English: the passage's title quoted and in its capitals ("sang
     the song should have been a cowboy" gave a garbled question); NotApplicable when the rest of the question
-    holds a name written in lower case, a second clause, or more than the act and its object."""
+    holds a word the passage writes in more than one way (or never), a second clause, or more than the act and its
+    object. Other words take the passage's capitals ("plays lindsay denton" → "plays Lindsay Denton")."""
     verb, _, obj = rest.partition(" ")
     if verb.lower() not in PERSON_VERBS:
         raise NotApplicable(f"'{verb}' is not an act that needs a person")
@@ -56,11 +57,54 @@ def _agent_object(item: Item, rest: str) -> str:
     for w in words:
         if len(w) < 3 or w.lower() in _CLAUSE | {"the", "for", "with", "from", "most", "first"}:
             continue
-        if not re.search(rf"\b{re.escape(w.lower())}\b", text) or re.search(
-            rf"(?<![.!?\"“]\s)(?<!^)\b{re.escape(w.capitalize())}\b", text
-        ):
-            raise NotApplicable(f"'{w}' may be a name (or a misspelling) the question writes in lower case")
-    return rest
+        name = passage_form(re.sub(r"'s$", "", w), text)
+        if name is None:
+            raise NotApplicable(
+                f"'{w}' may be a name (or a misspelling) the question writes in lower case: the passage never has "
+                "it, has it both ways, or capitalises it only inside a quoted title"
+            )
+        if name == name.lower():
+            continue
+        spans = [name, re.sub(r"^(?:The|A|An)\s+", "", name)]
+        m = next((m for n in spans for m in [re.search(rf"(?<![\w']){re.escape(n)}(?![\w])", obj, re.I)] if m), None)
+        if m is None:
+            raise NotApplicable(f"'{w}' is part of the name '{name}', which the question does not give whole")
+        obj = obj[: m.start()] + text_of(name, m.group(0)) + obj[m.end() :]
+    return f"{verb} {obj}"
+
+
+# a name as a passage writes it: capitalised words, with the small words a name keeps in lower case between them
+# ("Line of Duty", "Dennis the Menace"), without a possessive "'s"
+_NAME = re.compile(
+    r"[A-Z][\w.-]*(?:['’](?!s\b)\w+)?(?:\s+(?:(?:of|the|de|von|van|da|du|del|la|le)\s+)*[A-Z][\w.-]*(?:['’](?!s\b)\w+)?)*"
+)
+
+
+def text_of(name: str, written: str) -> str:
+    """`name` cut to the words the question wrote (the name without its leading article when the question has none)."""
+    return name if len(written.split()) == len(name.split()) else name.split(" ", 1)[1]
+
+
+def passage_form(word: str, text: str) -> str | None:
+    """How the passage writes `word` away from a sentence start, when it always writes it one way: the whole name
+    it belongs to when capitalised ("Lindsay Denton" for the query's "denton"), the word itself when not ("river");
+    None when the passage never has it, has it both ways, or capitalises it only inside a quoted title (the
+    query's "the cowboy song" is not "the Cowboy song")."""
+    seen = [
+        m
+        for m in re.finditer(rf"(?<![\w'])(?i:{re.escape(word)})(?![\w'])", text)
+        if not re.search(r"(?:^|[.!?][\"”]?\s+|[\"“(]\s*)$", text[: m.start()])
+    ]
+    forms = {m.group(0) for m in seen}
+    if len(forms) != 1:
+        return None
+    form = forms.pop()
+    if form == form.lower():
+        return form
+    free = [m for m in seen if not inside_quotes(text, m.start())]
+    if not free:
+        return None
+    return next(n.group(0) for n in _NAME.finditer(text) if n.start() <= free[0].start() < n.end())
 
 
 @lever(FP, tx.HIGH, "Inanimate Agent Verb", QUERY)

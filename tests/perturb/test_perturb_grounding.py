@@ -151,6 +151,32 @@ def test_inanimate_agent_quotes_the_title_and_needs_a_person_s_act():
         _gen(owner, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb")
 
 
+DENTON = {
+    "source_id": "d",
+    "query": "who plays lindsay denton in line of duty",
+    "answers": ["Keeley Hawes"],
+    "title": "Line of Duty",
+    "context": "Line of Duty is a British police drama. In the second series, the officer Lindsay Denton is played by "
+    "Keeley Hawes, and the show was filmed in Belfast for Line of Duty's later series.",
+}
+
+
+def test_inanimate_agent_writes_names_as_the_passage_does():
+    out = _gen(DENTON, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb")
+    assert out["perturbed_query"].endswith(" plays Lindsay Denton in Line of Duty?")
+
+
+def test_inanimate_agent_declines_a_name_the_question_gives_only_in_part():
+    row = dict(
+        DENTON,
+        query="who performed the halftime show at the stadium",
+        answers=["Lady Gaga"],
+        context="The Super Bowl LI Halftime Show was performed by Lady Gaga at the stadium in Houston, Texas.",
+    )
+    with pytest.raises(NotApplicable, match="does not give whole"):
+        _gen(row, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb")
+
+
 def test_no_century_for_a_bracketed_year_after_a_title():
     row = {
         "source_id": "hp",
