@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Sequence
 
 from refusalbench.perturb import answer_types as at
-from refusalbench.perturb.text import contains, contains_any, normalise_space, strip_stop
+from refusalbench.perturb.text import contains, normalise_space, strip_stop
 
 log = logging.getLogger(__name__)
 
@@ -89,11 +89,10 @@ def content_words(text: str) -> set[str]:
 
 @dataclass
 class DistractorPool:
-    """Typed answer values of a base set plus its passages (for unrelated-context levers)."""
+    """Typed answer values of a base set, with what their passages say about them."""
 
     values: dict[str, list[str]] = field(default_factory=dict)  # type -> sorted distinct answers
     by_question: dict[str, list[str]] = field(default_factory=dict)  # "type|question key" -> answers
-    passages: list[tuple[str, str]] = field(default_factory=list)  # (source_id, passage), sorted
     by_topic: dict[str, list[str]] = field(default_factory=dict)  # "type|content word of the question" -> answers
     kinds: dict[str, str] = field(default_factory=dict)  # answer -> "individual" | "group" (people, from its passage)
     articles: dict[str, bool] = field(default_factory=dict)  # answer -> whether its passage writes "the" before it
@@ -104,15 +103,12 @@ class DistractorPool:
         values: dict[str, set[str]] = {t: set() for t in at.TYPES}
         by_question: dict[str, set[str]] = {}
         by_topic: dict[str, set[str]] = {}
-        passages: set[tuple[str, str]] = set()
         kinds: dict[str, str] = {}
         articles: dict[str, bool] = {}
         for row in _rows(base_table):
             query = str(row.get("query") or row.get("question") or "")
-            sid = str(row.get("source_id", ""))
             texts = [normalise_space(str(row["context"]))] if row.get("context") else []
             texts += [normalise_space(str(p)) for p in _listify(row.get("passages")) if str(p).strip()]
-            passages.update((sid, t) for t in texts)
             topic = content_words(query)
             for answer in _listify(row.get("answers")):
                 answer = strip_stop(normalise_space(str(answer)))  # "2005." → "2005": the stop was its sentence's
@@ -145,7 +141,6 @@ class DistractorPool:
         return cls(
             {t: sorted(v) for t, v in values.items()},
             {k: sorted(v) for k, v in by_question.items()},
-            sorted(passages),
             {k: sorted(v) for k, v in by_topic.items()},
             kinds,
             articles,
@@ -223,19 +218,6 @@ class DistractorPool:
     def takes_article(self, value: str) -> Optional[bool]:
         """Whether `value` is written after "the" in its own passage (None when unknown)."""
         return self.articles.get(value)
-
-    def unrelated_passage(
-        self, rng: random.Random, source_id: str, query: str, answers: Sequence[str], avoid: Sequence[str] = ()
-    ) -> Optional[str]:
-        """A passage of another question sharing no content word with the query and holding no answer."""
-        words = content_words(query) | {w for a in answers for w in content_words(a)}
-        pool = [p for sid, p in self.passages if sid != source_id]
-        for i in rng.sample(range(len(pool)), min(len(pool), 60)):
-            text = pool[i]
-            if text in avoid or contains_any(text, answers) or words & content_words(text):
-                continue
-            return text
-        return None
 
     # -- numeric types ---------------------------------------------------------------------------
 

@@ -18,12 +18,10 @@ from refusalbench.perturb.base import (
     Item,
     NotApplicable,
     Proposal,
-    complete,
     lever,
     rebuild,
     replace_spans,
 )
-from refusalbench.perturb.clean_prose import clean, pool_words
 from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
     defining_sentence_cut,
@@ -57,16 +55,6 @@ def _drop(passage: str, doomed) -> str:
     if not all(balanced(s) for s in sents if doomed(s)):
         raise NotApplicable("a sentence to delete opens or closes a bracket or quotation that goes on")
     return rebuild(kept)
-
-
-def whole_sentences(passage: str) -> str:
-    """The passage without a cut-off first or last sentence."""
-    sents = split_sentences(passage)
-    while sents and not complete(sents[0]):
-        sents.pop(0)
-    while sents and not complete(sents[-1]):
-        sents.pop()
-    return rebuild(sents)
 
 
 def _proposal(item: Item, passages: list[str], what: str) -> Proposal:
@@ -210,46 +198,11 @@ _DANGLING = re.compile(
 )
 
 
-# a passage that opens as an encyclopaedia lead does ("The Eagles are a ...", "Holiday Road is a 1983 song"):
-# a retrieved chunk can open on the tail of a cut sentence that still starts with a capital ("Wars and The
-# Empire Strikes Back, and did not want ...", "British Bake Off's best amateur baker."), which no whole-sentence
-# check can tell from a real opening
-_LEAD = re.compile(
-    r"^[A-Z\"“][^.,;:!?()]{0,80}?\s(?:is|was|are|were)\s(?:a|an|the|one|any|also|located|known|considered|"
-    r"commonly|generally|usually|often|widely)\b"
-)
-
-
-@lever(MI, tx.HIGH, "Entirely Irrelevant Context", CONTEXT)
-def irrelevant_context(item: Item) -> Proposal:
-    item.need_anchor()
-    edited = {}
-    used = list(item.passages)
-    for i in item.answer_passages():
-        for _ in range(16):  # a few draws: a chunk may not open as a lead, or have a cut ellipsis
-            other = item.pool.unrelated_passage(item.rng, item.source_id, item.query, item.answers, avoid=used)
-            if other is None:
-                raise NotApplicable("the distractor pool has no passage on an unrelated topic")
-            used.append(other)
-            whole = whole_sentences(other)  # a retrieved chunk starts and ends mid-sentence: keep its whole sentences
-            if (
-                len(whole.split()) >= 25
-                and balanced(whole)
-                and "..." not in whole
-                and "…" not in whole
-                and clean(whole, *pool_words(item.pool))
-                and not _DANGLING.match(whole)  # "This includes an extensive service project ...": no antecedent
-                and _LEAD.match(whole)
-            ):
-                edited[i] = whole
-                break
-        else:
-            raise NotApplicable("no unrelated passage with enough whole sentences and a lead opening was found")
-    return _proposal(
-        item,
-        item.with_passages(edited),
-        "Replaced the passage with one about an unrelated topic from another question.",
-    )
+# "Entirely Irrelevant Context" (the answer passage replaced by one on an unrelated topic) is out of the rotation:
+# in the ninth blind review three of four annotators judged every one of its 43 items not valid (the swap destroys
+# every other fact of the passage, and the item tests noticing an off-topic passage more than a missing fact),
+# against 71 valid of 77 in the seventh and eighth; contested under the review's "target only" rule, it also made
+# nine in ten MissingInfo HIGH items one kind of edit.
 
 
 _PRICE_QUERY = re.compile(r"\b(?:how much|cost|price|paid|pay|worth|budget|salary|fee)\b", re.I)

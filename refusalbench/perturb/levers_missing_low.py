@@ -149,6 +149,7 @@ def strip_statistic(item: Item) -> Proposal:
 
 
 _PAREN = re.compile(r"\s+\(([^()]{1,160})\)")  # "CPI(M)": a bracket glued to a word is part of a name
+_ABBREVIATION = re.compile(r"[A-Z][A-Z0-9.&-]{1,7}s?")  # "AFL", "U.S.", "NFC", "R&B"
 
 
 def _parallel(passage: str, m: re.Match) -> bool:
@@ -162,13 +163,19 @@ def _parallel(passage: str, m: re.Match) -> bool:
 
 @lever(MI, tx.LOW, "Parenthetical Excise", CONTEXT)
 def parenthetical_excise(item: Item) -> Proposal:
+    """A bracketed aside removed; never one that holds an answer or a query word ("(who perform the theme song)"
+    ties the answer to the query), a bare abbreviation ("(AFL)": nothing is lost), part of a quoted title or one
+    of a parallel pair."""
     item.need_anchor()
+    words = item.query_words()
 
     def edit(passage: str) -> str:
         spans = [
             m
             for m in _PAREN.finditer(passage)
             if not contains_any(m.group(1), item.answers)
+            and not shares_query_word(m.group(1), words)
+            and not _ABBREVIATION.fullmatch(m.group(1).strip())
             and not inside_quotes(passage, m.start())
             and not _parallel(passage, m)
         ]
@@ -206,6 +213,9 @@ _RANKED = re.compile(
 )
 
 
+# a clause that limits how far the statement holds ("In some cases, the employer is required ..."): without it the
+# statement becomes a false general one
+_HEDGE = re.compile(r"\b(?:some|many|few|several|certain|most|rare|various|numerous|other|such|particular)\b", re.I)
 # the opening clause may hold the pronoun's antecedent ("After Jane Eisner asked the pilots ..., they replied")
 _OPENS_ON_PRONOUN = re.compile(r"(?:he|she|they|it|his|her|their|its|this|these|those|such)\b", re.I)
 
@@ -233,7 +243,7 @@ def intro_clause(item: Item) -> Proposal:
                 and not any(contains(m.group(0), w) for w in subject)
             ):
                 rest = s[m.end() :]
-                if _RANKED.search(rest) or _OPENS_ON_PRONOUN.match(rest):
+                if _RANKED.search(rest) or _OPENS_ON_PRONOUN.match(rest) or _HEDGE.search(m.group(0)):
                     continue
                 if len(rest.split()) >= 4 and (rest[:1].isupper() or rest.split(" ", 1)[0].lower() in LOWERABLE):
                     options.append((i, capitalise(rest)))

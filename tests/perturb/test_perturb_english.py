@@ -229,32 +229,6 @@ def test_year_used_as_a_modifier():
         generate_programmatic(cup, tx.GRANULARITY, tx.MEDIUM, 0, _pool(cup), lever="Answer Stated One Level Coarser")
 
 
-def test_unrelated_context_keeps_whole_sentences_only():
-    row = {
-        "source_id": "q",
-        "query": "who wrote dracula",
-        "answers": ["Bram Stoker"],
-        "context": "Dracula is by Bram Stoker.",
-    }
-    other = {
-        "source_id": "z",
-        "query": "how tall is the tower",
-        "answers": ["300 metres"],
-        "context": "of the old quarter. Hallam Keep is a stone tower that rises above the plain and can be seen for "
-        "miles around it. Its "
-        "builders used local stone, which was carted from a quarry beside the river. Visitors climb "
-        "its spiral stair every summer, and the view from the top is widely admired by",
-    }
-    out = generate_programmatic(
-        row, tx.MISSING_INFO, tx.HIGH, 0, _pool(row, other), lever="Entirely Irrelevant Context"
-    )
-    assert (
-        out["perturbed_context"].startswith("Hallam Keep is a stone tower")
-        and out["perturbed_context"].endswith("admired by") is False
-    )
-    assert ends_sentence(out["perturbed_context"])
-
-
 def test_no_substitution_inside_a_compound_or_for_a_common_noun():
     row = {
         "source_id": "l",

@@ -49,9 +49,13 @@ MIN_COVERAGE_CELL = {
     (tx.CONTRADICTION, tx.MEDIUM): 0.005,
     (tx.CONTRADICTION, tx.HIGH): 0.0,
     (tx.MISSING_INFO, tx.MEDIUM): 0.003,
-    # 67 % single / 65 % multi since the non-answer deletion keeps any sentence holding a query word, lying between
-    # the answer and a query word, or pointed back to by the next sentence (a pronoun, "such", "The <noun>")
-    (tx.MISSING_INFO, tx.LOW): 0.63,
+    # 60 % single / 59 % multi since the non-answer deletion keeps any sentence holding a query word, lying between
+    # the answer and a query word, pointed back to by the next sentence (a pronoun, "such", "The <noun>") or sharing
+    # an answer word's stem, and the bracket cut keeps abbreviations and brackets holding a query word
+    (tx.MISSING_INFO, tx.LOW): 0.56,
+    # 11 % since the unrelated-passage swap left the rotation: answer tokens purged (short factoids) or the answer
+    # and subject sentences cut, each only where what is left reads as a passage
+    (tx.MISSING_INFO, tx.HIGH): 0.09,
     # 0 % here since the source gate declines a query naming a number the passage does not state (3 of 2,124)
     (tx.FALSE_PREMISE, tx.LOW): 0.0,
     (tx.FALSE_PREMISE, tx.MEDIUM): 0.01,
@@ -74,6 +78,7 @@ MIN_COVERAGE_MULTI = {
     tx.GRANULARITY: 0.0,
     (tx.GRANULARITY, tx.MEDIUM): 0.005,
     (tx.MISSING_INFO, tx.MEDIUM): 0.0,
+    (tx.MISSING_INFO, tx.HIGH): 0.12,  # 15 % since the unrelated-passage swap left the rotation
     tx.AMBIGUITY: 0.0,
     tx.EPISTEMIC: 0.0,
     (tx.CONTRADICTION, tx.LOW): 0.0,
@@ -209,7 +214,8 @@ def test_different_seeds_vary(single_rows, pool, single_items):
             if out and first[row["source_id"]]:
                 total += 1
                 differ += out != first[row["source_id"]]
-    assert differ / total > 0.3, f"only {differ}/{total} items changed with the seed"
+    # 23 % on this sample since the unrelated-passage swap (a seeded draw from the pool) left the rotation
+    assert differ / total > 0.15, f"only {differ}/{total} items changed with the seed"
 
 
 def test_requested_lever_is_used_or_refused(single_rows, pool):

@@ -8,7 +8,6 @@ import pytest
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
-from refusalbench.perturb.clean_prose import clean
 from refusalbench.perturb.engine import make_item
 from refusalbench.perturb.grounding import weak_grounding
 from refusalbench.perturb.levers_ambiguity import pronoun_query
@@ -72,38 +71,6 @@ def test_temporal_adjunct_cuts_the_only_date():
     # out of the rotation since the sixth blind review (about half its items strictly valid): it makes nothing
     with pytest.raises(NotApplicable, match="no programmatic implementation"):
         _lever(row, tx.MISSING_INFO, tx.MEDIUM, TEMPORAL)
-
-
-@pytest.mark.parametrize(
-    "text, ok",
-    [
-        ("The widely publicized German atrocities in Germany Shocked American public opinion.", False),
-        ("The dam was built on the Ravi River on the Border of two states of India.", False),
-        ("The dam was built by the Government of Punjab on the Ravi River near the border of two states.", True),
-    ],
-)
-def test_replacement_passage_must_read_cleanly(text, ok):
-    common = frozenset("shocked border".split())
-    assert clean(text, common) is ok
-
-
-def test_irrelevant_context_skips_a_garbled_replacement():
-    row = {
-        "source_id": "h1",
-        "query": "who played the detective in the show",
-        "answers": ["Jack Lord"],
-        "context": "The detective in the show was played by Jack Lord for twelve seasons.",
-    }
-    garbled = {
-        "source_id": "h2",
-        "query": "why did neutrality end",
-        "answers": ["x"],
-        "context": "With the outbreak of war in 1914, a nation declared neutrality and worked to broker a peace. "
-        "The widely publicized atrocities in Belgium Shocked public opinion across the border. "
-        "Neutrality was supported by farmers, by workers and by women and the churches in every region.",
-    }
-    with pytest.raises(NotApplicable):  # the only unrelated passage is garbled
-        _lever(row, tx.MISSING_INFO, tx.HIGH, "Entirely Irrelevant Context", [garbled])
 
 
 @pytest.mark.parametrize(

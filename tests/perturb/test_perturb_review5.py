@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
-from refusalbench.perturb.levers_missing import clean
 from refusalbench.perturb.missing_gates import purgeable, refers_to_figure, rival_left
 
 MI = tx.MISSING_INFO
@@ -256,41 +253,3 @@ def test_subject_cut_keeps_a_passage_that_still_reads_whole():
     }
     out = _lever(row, tx.HIGH, SUBJECT)
     assert "Jewish audiences" not in out["perturbed_context"]
-
-
-# -- Entirely Irrelevant Context: clean prose only --------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "text, ok",
-    [
-        ("The township where the site is located is called Shah pur Kandi Township.", False),
-        ("The township where the site is located is called Pathankot , near the river.", False),
-        ("The dam was finished in the spring.The lake filled within a year.", False),
-        ("Scene Four- It is the next morning and the two friends are in the yard.", False),
-        ("The painting by Leonardo da Vinci hangs in the Louvre in Paris.", True),
-        ("The township where the site is located lies near Pathankot city in Punjab.", True),
-    ],
-)
-def test_replacement_passage_spacing_and_split_names(text, ok):
-    assert clean(text, frozenset(), Counter({"city": 40, "pur": 1})) is ok
-
-
-def test_irrelevant_context_skips_a_replacement_opening_on_a_back_reference():
-    row = {
-        "source_id": "h1",
-        "query": "who played the detective in the show",
-        "answers": ["Jack Lord"],
-        "context": "The detective in the show was played by Jack Lord for twelve seasons.",
-    }
-    other = {
-        "source_id": "h2",
-        "query": "what does the badge need",
-        "answers": ["x"],
-        "context": "by age 18. This includes an extensive service project that the scout plans, organizes and leads. "
-        "Eagle scouts are presented with a medal and a badge that recognizes the accomplishments of the scout.",
-    }
-    with pytest.raises(NotApplicable):  # the only unrelated passage opens on "This includes ..."
-        _lever(row, tx.HIGH, "Entirely Irrelevant Context", [other])
-    fine = dict(other, context=other["context"].replace("This includes", "The Eagle award is a rank that needs"))
-    assert "award" in _lever(row, tx.HIGH, "Entirely Irrelevant Context", [fine])["perturbed_context"]

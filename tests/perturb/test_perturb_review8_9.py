@@ -1,6 +1,7 @@
-"""Gates added after the eighth blind review (MissingInfo LOW): an opening clause that scopes a ranking or holds
-the antecedent of the pronoun after it stays; a bracket with a parallel partner stays; a sentence restating an
-answer word in another form stays. Each declines a hand-made bad item and accepts a good one."""
+"""Gates added after the eighth and ninth blind reviews (MissingInfo LOW): an opening clause that scopes a ranking,
+limits the statement or holds the antecedent of the pronoun after it stays; a bracket with a parallel partner, a
+bare abbreviation or a query word stays; a sentence restating an answer word in another form stays. Each declines
+a hand-made bad item and accepts a good one."""
 
 from __future__ import annotations
 
@@ -73,3 +74,30 @@ def test_sentence_restating_an_answer_word_in_another_form_is_not_deleted():
     texts = [out["perturbed_context"] for out in outputs]
     assert all(restated in text for text in texts)
     assert any("Reformers" not in text for text in texts)  # a sentence is still deleted: the other one
+
+
+# -- after the ninth review --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "(FTC)",  # a bare abbreviation: nothing is lost without it
+        "(who perform the theme song)",  # holds the query's words: it ties the answer to the query
+    ],
+)
+def test_bracket_that_adds_nothing_or_ties_the_answer_to_the_query_stays(aside):
+    context = (
+        f"The Film Theme Company {aside} is a studio in Ohio. Its theme song for the film was performed by "
+        "Lindsey Buckingham in 1983."
+    )
+    with pytest.raises(NotApplicable):
+        _low(context, "Parenthetical Excise", query="who sang the theme song for the film")
+
+
+def test_intro_clause_that_limits_the_statement_stays():
+    with pytest.raises(NotApplicable):
+        _low(
+            f"{ANSWER_SENTENCE} In some cases, the song is played at weddings across the country.",
+            "Intro Clause Removal",
+        )
