@@ -26,6 +26,7 @@ from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
     defining_sentence_cut,
     fragment_left,
+    points_back_after_cut,
     purgeable,
     refers_back_after_cut,
     rival_left,
@@ -138,12 +139,12 @@ def answer_token_purge(item: Item) -> Proposal:
     def edit(passage: str) -> str:
         sents = split_sentences(passage)
         gone = [names(s) for s in sents]
-        if refers_back_after_cut(sents, gone) or unanchored_definite(sents, gone):
-            raise NotApplicable("a sentence left refers back to a deleted one ('Another account ...', 'The song')")
+        if refers_back_after_cut(sents, gone) or unanchored_definite(sents, gone) or points_back_after_cut(sents, gone):
+            raise NotApplicable("a sentence left refers back to a deleted one ('Another account', 'The song', 'he')")
         new = _drop(passage, names)
         if new != passage and fragment_left([s for s in sents if not names(s)]):
             raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
-        if new != passage and rival_left(new, item.atype, item.query_words()):
+        if new != passage and rival_left(new, item.atype, item.query_words(), item.query):
             # "filming locations included Wellington" once "filmed in New Zealand" went; "In 1936 the province ..."
             raise NotApplicable("what is left still offers a value of the answer's kind (another date, a place)")
         return new
@@ -171,13 +172,15 @@ def answer_and_subject(item: Item) -> Proposal:
             return new
         if any(_DANGLING.match(x) for x in after_gap) or refers_back_after_cut(sents, gone):
             raise NotApplicable("a sentence left refers back to a deleted one ('After this, ...', 'these eleven')")
+        if points_back_after_cut(sents, gone):
+            raise NotApplicable("a sentence left holds a pronoun whose antecedent was deleted ('He won ...')")
         if unanchored_definite(sents, gone):
             raise NotApplicable("a sentence left refers back to a deleted one ('The club is also ...', 'The office')")
         if defining_sentence_cut(sents, gone):
             raise NotApplicable("the cut deletes the passage's opening sentence, which says what it is about")
         if fragment_left([x for k, x in enumerate(sents) if not gone[k]]):
             raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
-        if rival_left(new, item.atype, subject):
+        if rival_left(new, item.atype, subject, item.query):
             # "In 1975, the government negotiated ..." once "The handback took place on 16 August 1975" went
             raise NotApplicable("what is left still offers a value of the answer's kind (another date, a place)")
         return new

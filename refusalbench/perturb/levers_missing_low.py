@@ -120,6 +120,7 @@ def _drop_one(item: Item, choose, apart: bool = False) -> list[str]:
             and not contains_any(sents[i], item.answers)
             and not shares_query_word(sents[i], answer_words)  # "elected by the state legislators": support
             and balanced(sents[i])
+            and not inside_quotes(passage, passage.find(sents[i]))  # a sentence of a longer quotation
             and not links_subject(sents, i, words, item.answers)
             and not (apart and (shares_query_word(sents[i], words) or _between_support(sents, i, words, item.answers)))
             and not _points_back(sents, i)
@@ -216,6 +217,11 @@ _RANKED = re.compile(
 # a clause that limits how far the statement holds ("In some cases, the employer is required ..."): without it the
 # statement becomes a false general one
 _HEDGE = re.compile(r"\b(?:some|many|few|several|certain|most|rare|various|numerous|other|such|particular)\b", re.I)
+# a comma that does not end the opening clause: the rest goes on with a preposition ("Under this authority the
+# president, on 31 January 1934, changed ...") or a list ("In the United Kingdom, Ireland, Australia ... the term")
+_NOT_A_CLAUSE_END = re.compile(
+    r"(?:on|in|at|by|for|with|from|to|after|before|during|under|of)\b|[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*\s*(?:,|and\b)"
+)
 # the opening clause may hold the pronoun's antecedent ("After Jane Eisner asked the pilots ..., they replied")
 _OPENS_ON_PRONOUN = re.compile(r"(?:he|she|they|it|his|her|their|its|this|these|those|such)\b", re.I)
 
@@ -244,6 +250,8 @@ def intro_clause(item: Item) -> Proposal:
             ):
                 rest = s[m.end() :]
                 if _RANKED.search(rest) or _OPENS_ON_PRONOUN.match(rest) or _HEDGE.search(m.group(0)):
+                    continue
+                if _NOT_A_CLAUSE_END.match(rest):
                     continue
                 if len(rest.split()) >= 4 and (rest[:1].isupper() or rest.split(" ", 1)[0].lower() in LOWERABLE):
                     options.append((i, capitalise(rest)))

@@ -52,6 +52,21 @@ def refers_to_figure(sentence: str) -> bool:
     return bool(_REFERS_TO_FIGURE.search(sentence))
 
 
+# a pronoun for people, or a plural or "above" pointer back ("it" mostly means the passage's own subject, which stays)
+_PERSON_POINTER = re.compile(
+    r"\b(?:he|him|his|himself|she|her|hers|herself|they|them|their|themselves|these|those)\b"
+    r"|\bthe\s+(?:above|aforementioned|latter|former)\b",
+    re.I,
+)
+
+
+def points_back_after_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool:
+    """True when a sentence kept right after a deleted one holds a pronoun for people or a plural pointer back
+    anywhere ("He won his first Grand Prix ..." once the sentences naming him went: "he" now takes the last name
+    left; "the above officers" once the officers went)."""
+    return any(not gone[k] and gone[k - 1] and _PERSON_POINTER.search(sents[k]) for k in range(1, len(sents)))
+
+
 def refers_back_after_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool:
     """True when a sentence kept right after a deleted one opens with a back-reference ("Another account ...")."""
     return any(not gone[k] and gone[k - 1] and BACK_OPENER.match(sents[k]) for k in range(1, len(sents)))
@@ -129,32 +144,48 @@ def _stem(word: str) -> str:
     return re.sub(r"(?:ings?|ed|es|s|ers?|ions?)$", "", word.lower())[:6]
 
 
-def rival_left(text: str, atype: str, query_words: set[str]) -> bool:
+# a query asking for the top of a ranking: once the top goes, the next names read as the answer
+_RANKING_QUERY = re.compile(r"\b(?:most|first|highest|lowest|largest|biggest|best|greatest|record|top|only)\b", re.I)
+
+
+def rival_left(text: str, atype: str, query_words: set[str], query: str = "") -> bool:
     """True when the text left after the answer's sentences went still offers a value of the answer's kind: any
-    date for a date or year, or, for a place, a sentence sharing a query word's stem ("filming" of "filmed")
-    that names something in capitals inside it ("filming locations included Bay of Plenty, Taupo")."""
+    date for a date or year; for a place, person or organisation, a sentence sharing a query word's stem
+    ("filming" of "filmed", "panel" beside "judges" does not count, "judge" does) that names something in
+    capitals inside it ("filming locations included Bay of Plenty, Taupo"), or, when the query asks for the top
+    of a ranking, a sentence counting something beside a name ("who has won the most ...": "Kamal Haasan and
+    Mammootty have been honoured three times" reads as the answer once the top actor's sentence went)."""
     if atype in (at.DATE, at.YEAR):
         return dates_left(text)
-    if atype != at.PLACE:
+    if atype not in (at.PLACE, at.PERSON, at.ORGANISATION):
         return False
     stems = {_stem(w) for w in query_words if len(w) >= 4}
+    ranking = bool(_RANKING_QUERY.search(query))
+    asked = set(re.findall(r"[a-z]+", query.lower())) | {w.lower() for w in query_words}  # "Formula One" asked
     for sentence in split_sentences(text):
         words = {_stem(w) for w in re.findall(r"[A-Za-z]{4,}", sentence)}
-        if words & stems and _INNER_NAME.search(sentence):
+        names = [n for n in _INNER_NAME.findall(sentence) if _stem(n) not in stems and n.lower() not in asked]
+        if (words & stems or ranking and _COUNT.search(sentence)) and names:
             return True
     return False
+
+
+# a count of things ("three times", "four medals"), as a ranking's next rows state them; not a year
+_COUNT = re.compile(r"\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+[a-z]+s\b", re.I)
 
 
 # a pronoun or demonstrative that may take an earlier sentence's subject as its antecedent
 _REFERENCE_WORD = re.compile(
     r"\b(?:it|its|itself|they|them|their|theirs|themselves|he|him|his|himself|she|her|hers|herself|"
-    r"this|these|those|such)\b|\b(?:of|in|to|for|with|on|at|by|from|after|before|like|than)\s+that\b",
+    r"this|these|those|such)\b|\b(?:of|in|to|for|with|on|at|by|from|after|before|like|than)\s+that\b"
+    r"|\bthe\s+(?:above|aforementioned|latter|former)\b",
     re.I,
 )
 
 
 def holds_reference_word(sentence: str) -> bool:
-    """True when the sentence holds a pronoun or demonstrative ("Christians use it", "The first such voyage")."""
+    """True when the sentence holds a pronoun or demonstrative ("Christians use it", "The first such voyage",
+    "the above officers")."""
     return bool(_REFERENCE_WORD.search(sentence))
 
 
