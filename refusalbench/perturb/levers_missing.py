@@ -75,6 +75,56 @@ def name_tokens(item: Item) -> list[str]:
     return sorted(words, key=len, reverse=True)
 
 
+# how a text names a country's people or things when it never names the country ("Spanish colonial government")
+_DEMONYMS = {
+    "Spain": "Spanish",
+    "France": "French",
+    "Netherlands": "Dutch",
+    "Holland": "Dutch",
+    "Wales": "Welsh",
+    "Switzerland": "Swiss",
+    "Denmark": "Danish",
+    "Finland": "Finnish",
+    "Ireland": "Irish",
+    "Britain": "British",
+    "England": "English",
+    "Greece": "Greek",
+    "Norway": "Norwegian",
+    "Sweden": "Swedish",
+    "Poland": "Polish",
+    "Turkey": "Turkish",
+    "Scotland": "Scottish",
+    "Thailand": "Thai",
+    "Iceland": "Icelandic",
+}
+
+
+def place_adjectives(item: Item) -> list[str]:
+    """Adjectives of a place answer ("Spanish" of "Spain", "Kenyan", "Japanese", "Italian"), matched as whole
+    capitalised words: a text that keeps them still gives the place."""
+    if item.atype != at.PLACE:
+        return []
+    forms = set()
+    for a in item.answers:
+        for w in re.findall(r"[A-Z][a-z]{3,}", a):
+            if w in _DEMONYMS:
+                forms.add(_DEMONYMS[w])
+            stems = {w, w[:-1]} if w[-1] in "aeiouy" else {w}
+            forms |= {stem + end for stem in stems for end in ("n", "an", "ian", "ese", "ish")} - {w}
+    return sorted(forms)
+
+
+def answer_heads(answers: list[str]) -> list[str]:
+    """The last two words of an answer of three or more ("dorsal root" of "the distal dorsal root"): a text that
+    keeps them still gives the answer at a coarser level."""
+    heads = []
+    for a in answers:
+        words = [w for w in re.findall(r"[\w'-]+", a) if w.lower() not in STOPWORDS]
+        if len(words) >= 3 and all(len(w) >= 4 for w in words[-2:]):
+            heads.append(" ".join(words[-2:]))
+    return heads
+
+
 def has_token(text: str, tokens: list[str]) -> bool:
     return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in tokens)
 
@@ -131,10 +181,11 @@ def answer_token_purge(item: Item) -> Proposal:
     if not purgeable(item.query, item.answers, item.atype):
         # "what does a justice of the peace do": the rest of the passage still describes the answer
         raise NotApplicable("the answer is a description, definition, role or kind, not a short factoid")
-    tokens = name_tokens(item)
+    tokens = name_tokens(item) + place_adjectives(item)
+    heads = answer_heads(item.answers)
 
     def names(s: str) -> bool:
-        return contains_any(s, item.answers) or has_token(s, tokens)
+        return contains_any(s, item.answers) or has_token(s, tokens) or contains_any(s, heads)
 
     def edit(passage: str) -> str:
         sents = split_sentences(passage)
@@ -144,13 +195,15 @@ def answer_token_purge(item: Item) -> Proposal:
         new = _drop(passage, names)
         if new != passage and fragment_left([s for s in sents if not names(s)]):
             raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
-        if new != passage and rival_left(new, item.atype, item.query_words(), item.query):
+        if new != passage and rival_left(new, item.atype, item.query_words(), item.query, item.answers):
             # "filming locations included Wellington" once "filmed in New Zealand" went; "In 1936 the province ..."
             raise NotApplicable("what is left still offers a value of the answer's kind (another date, a place)")
         return new
 
     passages = item.edit_signal(edit)
-    return _proposal(item, passages, "Deleted every sentence holding the answer or any of its name variants.")
+    return _proposal(
+        item, passages, "Deleted every sentence holding the answer, any of its name variants or its head words."
+    )
 
 
 @lever(MI, tx.HIGH, "Answer and Subject Sentences Deleted", CONTEXT)
@@ -160,8 +213,16 @@ def answer_and_subject(item: Item) -> Proposal:
     if not subject:
         raise NotApplicable("the query has no content word to identify its subject")
 
+    tokens = place_adjectives(item)
+    heads = answer_heads(item.answers)
+
     def about_subject(s: str) -> bool:
-        return contains_any(s, item.answers) or any(contains(s, w) for w in subject)
+        return (
+            contains_any(s, item.answers)
+            or any(contains(s, w) for w in subject)
+            or has_token(s, tokens)
+            or contains_any(s, heads)
+        )
 
     def edit(passage: str) -> str:
         new = _drop(passage, about_subject)
@@ -180,7 +241,7 @@ def answer_and_subject(item: Item) -> Proposal:
             raise NotApplicable("the cut deletes the passage's opening sentence, which says what it is about")
         if fragment_left([x for k, x in enumerate(sents) if not gone[k]]):
             raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
-        if rival_left(new, item.atype, subject, item.query):
+        if rival_left(new, item.atype, subject, item.query, item.answers):
             # "In 1975, the government negotiated ..." once "The handback took place on 16 August 1975" went
             raise NotApplicable("what is left still offers a value of the answer's kind (another date, a place)")
         return new

@@ -76,7 +76,10 @@ def is_statement(sentence: str) -> bool:
 def _points_back(sents: list[str], i: int) -> bool:
     """True when what is left would point back to sentence `i`: the next sentence opens on a back-reference
     ("However, ..."), holds a pronoun or demonstrative ("Christians use it", "such") or opens on "The <noun>"
-    that only `i` named; or, when `i` holds a figure, a later one refers to a figure ("has since increased")."""
+    that only `i` named; when `i` first names someone a later sentence names again; or, when `i` holds a figure, a
+    later one refers to a figure ("has since increased")."""
+    if introduces_name(sents, i):
+        return True
     if i + 1 < len(sents):
         after = sents[i + 1]
         if refers_back_after_cut(sents[i : i + 2], [True, False]) or holds_reference_word(after):
@@ -84,6 +87,21 @@ def _points_back(sents: list[str], i: int) -> bool:
         if definite_from_cut(sents[i], " ".join(sents[:i]), after):
             return True
     return bool(re.search(r"\d", sents[i])) and any(refers_to_figure(s) for s in sents[i + 1 :])
+
+
+_NAME_WORD = re.compile(r"(?<=[\w,] )[A-Z][a-z]{2,}")
+
+
+def introduces_name(sents: list[str], i: int) -> bool:
+    """True when sentence `i` is where the passage first names someone or something a later sentence names again
+    ("... a series by George R. R. Martin." before "Martin has stated ..."): without it the later name comes from
+    nowhere."""
+    before = " ".join(sents[:i])
+    after = " ".join(sents[i + 1 :])
+    return any(
+        re.search(rf"\b{re.escape(n)}\b", after) and not re.search(rf"\b{re.escape(n)}\b", before)
+        for n in set(_NAME_WORD.findall(sents[i]))
+    )
 
 
 def _between_support(sents: list[str], i: int, words: set[str], answers: list[str]) -> bool:
@@ -153,6 +171,14 @@ _PAREN = re.compile(r"\s+\(([^()]{1,160})\)")  # "CPI(M)": a bracket glued to a 
 _ABBREVIATION = re.compile(r"[A-Z][A-Z0-9.&-]{1,7}s?")  # "AFL", "U.S.", "NFC", "R&B"
 
 
+def _named_again(passage: str, m: re.Match) -> bool:
+    """True when a word of the bracket comes back after it ("(low coercivity)" before "The low coercivity
+    reduces ..."): the bracket introduces a term the rest uses."""
+    later = passage[m.end() :].lower()
+    words = [w for w in re.findall(r"[A-Za-z]{5,}", m.group(1)) if w.lower() not in STOPWORDS]
+    return any(re.search(rf"\b{re.escape(w.lower())}\b", later) for w in words)
+
+
 def _parallel(passage: str, m: re.Match) -> bool:
     """True when the bracket's sentence holds another bracket opening on the same word ("October-November
     (in Ranchi), December-January (in Dumka)"): cutting one leaves its partner unpaired."""
@@ -179,6 +205,7 @@ def parenthetical_excise(item: Item) -> Proposal:
             and not _ABBREVIATION.fullmatch(m.group(1).strip())
             and not inside_quotes(passage, m.start())
             and not _parallel(passage, m)
+            and not _named_again(passage, m)
         ]
         if not spans:
             return passage

@@ -54,7 +54,7 @@ def refers_to_figure(sentence: str) -> bool:
 
 # a pronoun for people, or a plural or "above" pointer back ("it" mostly means the passage's own subject, which stays)
 _PERSON_POINTER = re.compile(
-    r"\b(?:he|him|his|himself|she|her|hers|herself|they|them|their|themselves|these|those)\b"
+    r"\b(?:he|him|his|himself|she|her|hers|herself|they|them|their|themselves|these|those|each one)\b"
     r"|\bthe\s+(?:above|aforementioned|latter|former)\b",
     re.I,
 )
@@ -148,14 +148,14 @@ def _stem(word: str) -> str:
 _RANKING_QUERY = re.compile(r"\b(?:most|first|highest|lowest|largest|biggest|best|greatest|record|top|only)\b", re.I)
 
 
-def rival_left(text: str, atype: str, query_words: set[str], query: str = "") -> bool:
+def rival_left(text: str, atype: str, query_words: set[str], query: str = "", answers: Sequence[str] = ()) -> bool:
     """True when the text left after the answer's sentences went still offers a value of the answer's kind: any
-    date for a date or year; for a place, person or organisation, a sentence sharing a query word's stem
-    ("filming" of "filmed", "panel" beside "judges" does not count, "judge" does) that names something in
-    capitals inside it ("filming locations included Bay of Plenty, Taupo"), or, when the query asks for the top
-    of a ranking, a sentence counting something beside a name ("who has won the most ...": "Kamal Haasan and
-    Mammootty have been honoured three times" reads as the answer once the top actor's sentence went)."""
-    if atype in (at.DATE, at.YEAR):
+    date for a date, a year or an answer holding years ("1780-1830"); for a place, person or organisation, a
+    sentence sharing a query word's stem ("filming" of "filmed") that names something in capitals inside it
+    ("filming locations included Bay of Plenty, Taupo"), or, when the query asks for the top of a ranking, a
+    sentence counting something beside a name ("who has won the most ...": "Kamal Haasan and Mammootty have
+    been honoured three times" reads as the answer once the top actor's sentence went)."""
+    if atype in (at.DATE, at.YEAR) or any(_YEAR.search(a) for a in answers):  # "1780-1830": a period of years
         return dates_left(text)
     if atype not in (at.PLACE, at.PERSON, at.ORGANISATION):
         return False

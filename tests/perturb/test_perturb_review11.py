@@ -1,0 +1,95 @@
+"""Gates added after the eleventh blind review (MissingInfo): a HIGH deletion also removes the answer's head words
+and a place's adjective, and declines where years stay for an answer holding years; a LOW deletion keeps the
+sentence that first names someone named again later, and a bracket whose term the rest uses. Each declines or
+changes a hand-made bad item and accepts a good one."""
+
+from __future__ import annotations
+
+import pytest
+
+from refusalbench import taxonomy as tx
+from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
+
+
+def _generate(row, intensity, lever):
+    return generate_programmatic(row, tx.MISSING_INFO, intensity, 0, DistractorPool.from_base([row]), lever=lever)
+
+
+FILLER = (
+    "The island has a warm climate all year and its beaches draw many visitors. Fishing and farming were the main "
+    "trades for most of its history, and sugar was grown on the coastal plains."
+)
+
+
+def test_purge_also_removes_a_place_adjective():
+    row = {
+        "source_id": "pr",
+        "query": "which country ruled puerto rico before 1898",
+        "answers": ["Spain"],
+        "context": (
+            "Puerto Rico is a small island with many hills and old towns. The island was ruled by Spain until 1898. "
+            f"{FILLER} Spanish colonial rule shaped its towns."
+        ),
+    }
+    out = _generate(row, tx.HIGH, "Answer Token Purge")
+    assert "Spanish" not in out["perturbed_context"] and "Spain" not in out["perturbed_context"]
+
+
+def test_subject_cut_also_removes_the_answer_head_words():
+    row = {
+        "source_id": "dr",
+        "query": "where is the cell body of a sensory neuron found",
+        "answers": ["the distal dorsal root"],
+        "context": (
+            "Nerves carry signals between the brain and the limbs. A sensory neuron has its cell body in the distal "
+            "dorsal root. Signals travel along long fibres toward the spinal cord at great speed, and reflexes need "
+            "no input from the brain at all. The fibres enter the dorsal root near the spine."
+        ),
+    }
+    out = _generate(row, tx.HIGH, "Answer and Subject Sentences Deleted")
+    assert "dorsal root" not in out["perturbed_context"]
+
+
+def test_subject_cut_declines_where_years_stay_for_a_period_answer():
+    row = {
+        "source_id": "rp",
+        "query": "when was the romantic era in music",
+        "answers": ["1780-1830"],
+        "context": (
+            "Historians divide the past into broad spans with loose edges. Most scholars date the romantic era in "
+            "music 1780-1830. Writers and painters of the time shared many of its ideals and themes. Other "
+            "writers give a span of roughly 1770 to 1848 instead, with a slow start and a long close."
+        ),
+    }
+    with pytest.raises(NotApplicable, match="value of the answer's kind"):
+        _generate(row, tx.HIGH, "Answer and Subject Sentences Deleted")
+
+
+ANSWER = "Holiday Road is a 1983 song by Lindsey Buckingham."
+
+
+def _low(context: str, lever: str, seeds=range(6)):
+    outs = []
+    for seed in seeds:
+        row = {"source_id": f"l{seed}", "query": "who sang the song holiday road", "answers": ["Lindsey Buckingham"]}
+        outs.append(_generate(dict(row, context=context), tx.LOW, lever)["perturbed_context"])
+    return outs
+
+
+def test_sentence_deletion_keeps_the_sentence_that_first_names_someone():
+    introduces = "The film was directed by Harold Ramis in the summer."
+    context = (
+        f"{ANSWER} {introduces} The cast toured several cities before the premiere. Ramis later directed several "
+        "other comedies in Chicago. The single sold well in Canada and in Australia."
+    )
+    texts = _low(context, "Non-answer Sentence Deletion")
+    assert all(introduces in text for text in texts)
+    assert any("The cast toured" not in text for text in texts)  # another sentence still goes
+
+
+def test_bracket_whose_term_the_rest_uses_stays():
+    context = (
+        f"{ANSWER} The record used a drum machine (a LinnDrum model) on every track. The LinnDrum was new that year."
+    )
+    with pytest.raises(NotApplicable):
+        _low(context, "Parenthetical Excise", seeds=[0])
