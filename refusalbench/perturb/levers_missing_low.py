@@ -21,6 +21,7 @@ from refusalbench.perturb.base import (
 )
 from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
+    RANK_WORDS,
     definite_from_cut,
     holds_reference_word,
     refers_back_after_cut,
@@ -168,7 +169,9 @@ def strip_statistic(item: Item) -> Proposal:
 
 
 _PAREN = re.compile(r"\s+\(([^()]{1,160})\)")  # "CPI(M)": a bracket glued to a word is part of a name
-_ABBREVIATION = re.compile(r"[A-Z][A-Z0-9.&-]{1,7}s?")  # "AFL", "U.S.", "NFC", "R&B"
+# a bracket that is only an abbreviation ("AFL", "U.S.", "R&B") or a single lower-case word: a qualifier whose loss
+# changes the fact ("the first chairman (temporary)") or a leftover that carries nothing ("( listen)")
+_BARE_BRACKET = re.compile(r"[A-Z][A-Z0-9.&-]{1,7}s?|[a-z][a-z-]*")
 
 
 def _named_again(passage: str, m: re.Match) -> bool:
@@ -191,8 +194,8 @@ def _parallel(passage: str, m: re.Match) -> bool:
 @lever(MI, tx.LOW, "Parenthetical Excise", CONTEXT)
 def parenthetical_excise(item: Item) -> Proposal:
     """A bracketed aside removed; never one that holds an answer or a query word ("(who perform the theme song)"
-    ties the answer to the query), a bare abbreviation ("(AFL)": nothing is lost), part of a quoted title or one
-    of a parallel pair."""
+    ties the answer to the query), a bare abbreviation or single word ("(AFL)": nothing is lost; "(temporary)": the
+    fact changes), part of a quoted title, one of a parallel pair, or one whose words come back later."""
     item.need_anchor()
     words = item.query_words()
 
@@ -202,7 +205,7 @@ def parenthetical_excise(item: Item) -> Proposal:
             for m in _PAREN.finditer(passage)
             if not contains_any(m.group(1), item.answers)
             and not shares_query_word(m.group(1), words)
-            and not _ABBREVIATION.fullmatch(m.group(1).strip())
+            and not _BARE_BRACKET.fullmatch(m.group(1).strip())
             and not inside_quotes(passage, m.start())
             and not _parallel(passage, m)
             and not _named_again(passage, m)
@@ -227,17 +230,6 @@ _INTRO = re.compile(
 _CONNECTIVE_WORDS = frozenset(
     """addition fact particular general contrast turn practice short total end first last same time all then other
 hand result case effect meantime sum summary conclusion order words course reality theory way least most""".split()
-)
-
-
-# a rank or extreme in the main clause: an opening clause often sets its scope ("After the Indo-Gangetic Plain,
-# the Deccan coast is the most densely populated"; "In 2010, it was the best-selling album"), and cutting the
-# clause turns a scoped ranking into a false unscoped one
-_RANKED = re.compile(
-    r"\b(?:most|least|only|first|second|third|fourth|fifth|last|best|worst|largest|biggest|highest|lowest|longest|"
-    r"shortest|oldest|youngest|greatest|smallest|tallest|fastest|richest|busiest|deepest|earliest|latest|leading|"
-    r"top|record|best-selling|highest-grossing|most-watched|sole|unique)\b",
-    re.I,
 )
 
 
@@ -276,7 +268,7 @@ def intro_clause(item: Item) -> Proposal:
                 and not any(contains(m.group(0), w) for w in subject)
             ):
                 rest = s[m.end() :]
-                if _RANKED.search(rest) or _OPENS_ON_PRONOUN.match(rest) or _HEDGE.search(m.group(0)):
+                if RANK_WORDS.search(rest) or _OPENS_ON_PRONOUN.match(rest) or _HEDGE.search(m.group(0)):
                     continue
                 if _NOT_A_CLAUSE_END.match(rest):
                     continue

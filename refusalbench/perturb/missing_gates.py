@@ -144,8 +144,15 @@ def _stem(word: str) -> str:
     return re.sub(r"(?:ings?|ed|es|s|ers?|ions?)$", "", word.lower())[:6]
 
 
-# a query asking for the top of a ranking: once the top goes, the next names read as the answer
-_RANKING_QUERY = re.compile(r"\b(?:most|first|highest|lowest|largest|biggest|best|greatest|record|top|only)\b", re.I)
+# a rank or an extreme ("the most", "second", "the only", "best-selling"): in a query it asks for the top of a
+# ranking, whose next names read as the answer once the top goes; in a sentence an opening clause often sets its
+# scope ("In 2010, it was the best-selling album")
+RANK_WORDS = re.compile(
+    r"\b(?:most|least|only|first|second|third|fourth|fifth|last|best|worst|largest|biggest|highest|lowest|longest|"
+    r"shortest|oldest|youngest|greatest|smallest|tallest|fastest|richest|busiest|deepest|earliest|latest|leading|"
+    r"top|record|best-selling|highest-grossing|most-watched|sole|unique)\b",
+    re.I,
+)
 
 
 def rival_left(text: str, atype: str, query_words: set[str], query: str = "", answers: Sequence[str] = ()) -> bool:
@@ -160,7 +167,7 @@ def rival_left(text: str, atype: str, query_words: set[str], query: str = "", an
     if atype not in (at.PLACE, at.PERSON, at.ORGANISATION):
         return False
     stems = {_stem(w) for w in query_words if len(w) >= 4}
-    ranking = bool(_RANKING_QUERY.search(query))
+    ranking = bool(RANK_WORDS.search(query))
     asked = set(re.findall(r"[a-z]+", query.lower())) | {w.lower() for w in query_words}  # "Formula One" asked
     for sentence in split_sentences(text):
         words = {_stem(w) for w in re.findall(r"[A-Za-z]{4,}", sentence)}

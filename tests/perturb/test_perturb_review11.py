@@ -93,3 +93,10 @@ def test_bracket_whose_term_the_rest_uses_stays():
     )
     with pytest.raises(NotApplicable):
         _low(context, "Parenthetical Excise", seeds=[0])
+
+
+@pytest.mark.parametrize("aside", ["(temporary)", "( listen)"])  # after the twelfth review
+def test_bracket_of_a_single_word_stays(aside):
+    context = f"{ANSWER} Its producer {aside} was named head of the label in the same year as the release."
+    with pytest.raises(NotApplicable):
+        _low(context, "Parenthetical Excise", seeds=[0])
