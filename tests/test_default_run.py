@@ -54,14 +54,15 @@ def check_run(tmp_path: Path, proc: subprocess.CompletedProcess, model_id: str) 
 
 
 def test_default_pipeline_with_the_test_server_as_local_model(tmp_path, test_server):
-    # 5 questions: the first 4 of the bundled sample give only LOW items now (their 4 passages are too few for an
-    # unrelated replacement that opens as a lead sentence), and refusal accuracy needs a MEDIUM/HIGH item
+    # 15 questions: the seeded samples of 12 or fewer bundled questions give only LOW items now (no targeted
+    # deletion at MissingInfo HIGH applies to them since the unrelated-passage swap left the rotation), and refusal
+    # accuracy needs a MEDIUM/HIGH item
     proc = run_cli(
         tmp_path,
         "model=openai_compatible",
         "model.name=stand-in",
         f"model.api_base={test_server.url}",
-        "dataset.n_base=5",
+        "dataset.n_base=15",
         "score.n_resamples=100",
     )
     metrics = check_run(tmp_path, proc, "stand-in")
@@ -74,7 +75,7 @@ def test_default_pipeline_with_the_test_server_as_local_model(tmp_path, test_ser
         "model=openai_compatible",
         "model.name=stand-in",
         f"model.api_base={test_server.url}",
-        "dataset.n_base=5",
+        "dataset.n_base=15",
         "score.n_resamples=100",
         "tracking=off",
     )
@@ -85,7 +86,7 @@ def test_default_pipeline_with_the_test_server_as_local_model(tmp_path, test_ser
 @pytest.mark.slow
 def test_default_pipeline_with_the_real_embedded_model(tmp_path):
     # 5 questions, as above: fewer give no MEDIUM/HIGH item, so no refusal accuracy to check
-    proc = run_cli(tmp_path, "dataset.n_base=5", "score.n_resamples=200", timeout=1200)
+    proc = run_cli(tmp_path, "dataset.n_base=15", "score.n_resamples=200", timeout=1200)
     check_run(tmp_path, proc, "local-qwen2.5-0.5b")
     outputs = pd.read_parquet(tmp_path / "run" / "outputs.parquet")
     assert outputs["raw_output"].str.len().gt(0).all() and outputs["error"].isna().all()
