@@ -104,7 +104,8 @@ def passage_form(word: str, text: str) -> str | None:
     free = [m for m in seen if not inside_quotes(text, m.start())]
     if not free:
         return None
-    return next(n.group(0) for n in _NAME.finditer(text) if n.start() <= free[0].start() < n.end())
+    # None for a form no name pattern covers ("iPhone")
+    return next((n.group(0) for n in _NAME.finditer(text) if n.start() <= free[0].start() < n.end()), None)
 
 
 @lever(FP, tx.HIGH, "Inanimate Agent Verb", QUERY)

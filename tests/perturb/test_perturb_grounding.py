@@ -244,3 +244,14 @@ def test_temporal_adjunct_takes_the_date_s_closing_comma_with_it():
     # out of the rotation since the sixth blind review (about half its items strictly valid): it makes nothing
     with pytest.raises(NotApplicable, match="no programmatic implementation"):
         _gen(row, tx.MISSING_INFO, tx.MEDIUM, "Missing Temporal Adjunct")
+
+
+def test_inanimate_agent_declines_a_word_no_name_pattern_covers():
+    row = dict(
+        DENTON,
+        query="who designed the iphone case",
+        answers=["Jony Ive"],
+        context="The first iPhone case was designed by Jony Ive in a studio.",
+    )
+    with pytest.raises(NotApplicable):
+        _gen(row, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb")
