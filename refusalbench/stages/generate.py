@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 CHUNK = 256  # tasks per layer batch; the table is rewritten after each
 NOT_APPLICABLE = "not_applicable"  # failure kind: no programmatic lever applies to the item
+LEVER_ERROR = "lever_error"  # failure kind: a programmatic lever raised an unexpected error on this item (a bug)
 
 
 # --- turning a reply into candidate fields -----------------------------------------------------
@@ -228,6 +229,9 @@ def _programmatic_row(
         fields, error, kind = _programmatic_fields(out, t, multi, allowed), None, None
     except (ValueError, KeyError, UserError) as exc:
         fields, error, kind = None, f"programmatic generation failed: {exc}", NOT_APPLICABLE
+    except Exception as exc:  # noqa: BLE001 - one item's lever bug must not end the run: recorded, counted, logged
+        log.warning("programmatic lever error on %s: %s: %s", t.candidate_id, type(exc).__name__, exc)
+        fields, error, kind = None, f"programmatic lever error ({type(exc).__name__}): {exc}", LEVER_ERROR
     return record(t, model_cfg, mode, multi, fields, error, kind, {"gen_attempts": 0})
 
 
@@ -353,13 +357,14 @@ def _summarise(df: pd.DataFrame) -> None:
         kinds = g["generation_failure_kind"]
         log.info(
             "generate %s: %d candidates, %d ok, %d invalid replies, %d call failures, %d not applicable, "
-            "%d ground-truth echoes disagree",
+            "%d lever errors, %d ground-truth echoes disagree",
             gen,
             len(g),
             int(g["generation_ok"].sum()),
             int((kinds == PARSE).sum()),
             int((kinds == CALL).sum()),
             int((kinds == NOT_APPLICABLE).sum()),
+            int((kinds == LEVER_ERROR).sum()),
             int(g["expected_echo_disagrees"].sum()),
         )
         declined = g[kinds == NOT_APPLICABLE].groupby(["perturbation_class", "intensity"]).size()

@@ -257,6 +257,28 @@ def test_programmatic_generator_adapter(tmp_path, monkeypatch, style):
     assert row.prompt_version.startswith("programmatic+levers:")
 
 
+def test_programmatic_lever_error_is_recorded_per_item(tmp_path, monkeypatch, caplog):
+    import sys
+
+    fake = _fake_perturb("full")
+    good_lever = fake.generate_programmatic
+
+    def sometimes_broken(base_row, perturbation_class, intensity, seed, catalogue, multi_passage, lever=None):
+        if perturbation_class == "P-Contradiction":
+            raise IndexError("list index out of range")
+        return good_lever(base_row, perturbation_class, intensity, seed, catalogue, multi_passage, lever)
+
+    fake.generate_programmatic = sometimes_broken
+    monkeypatch.setitem(sys.modules, "refusalbench.perturb", fake)
+    gens = {"programmatic": ModelConfig(name="programmatic", backend="programmatic")}
+    df, _ = run_generate(tmp_path, good, generators=gens, lever_assignment="round_robin")
+    broken = df["perturbation_class"] == "P-Contradiction"
+    assert broken.any() and df.loc[~broken, "generation_ok"].all()
+    assert set(df.loc[broken, "generation_failure_kind"]) == {"lever_error"}
+    assert df.loc[broken, "generation_error"].str.contains("IndexError").all()
+    assert "lever error" in caplog.text
+
+
 # --- with the real model-call layer and the OpenAI-compatible test server ---------------------------
 
 
