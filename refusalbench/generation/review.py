@@ -237,13 +237,15 @@ def sample(
 # ---- scoring ---------------------------------------------------------------------------------------
 
 
-def read_sheet(path: str | Path) -> pd.DataFrame:
-    """A filled review sheet; blank verdicts are kept (not judged), unknown words are an error."""
+def read_sheet(
+    path: str | Path, columns: Sequence[str] = ("item", "perturbation_class", "intensity", "verdict")
+) -> pd.DataFrame:
+    """A filled review sheet with `columns`; blank verdicts are kept (not judged), unknown words are an error."""
     path = Path(path)
     if not path.is_file():
         raise UserError(f"Review sheet {path} does not exist.")
     sheet = pd.read_csv(path, dtype=str, keep_default_na=False)
-    missing = [c for c in ("item", "perturbation_class", "intensity", "verdict") if c not in sheet.columns]
+    missing = [c for c in columns if c not in sheet.columns]
     if missing:
         raise UserError(f"{path} is not a review sheet: it lacks the column(s) {', '.join(missing)}.")
     bad = sheet[~sheet["verdict"].map(is_blank) & sheet["verdict"].map(parse_verdict).isna()]
@@ -258,7 +260,7 @@ _RANK = {INVALID: 0, BORDERLINE: 1, VALID: 2}
 
 def combine(sheets: list[pd.DataFrame]) -> pd.DataFrame:
     """One row per item judged by every sheet: the strictest of its verdicts (I < B < V)."""
-    first = sheets[0][["item", "perturbation_class", "intensity"]]
+    first = sheets[0][[c for c in ("item", "perturbation_class", "intensity") if c in sheets[0].columns]]
     merged = first.copy()
     for n, sheet in enumerate(sheets):
         merged[f"v{n}"] = merged["item"].map(dict(zip(sheet["item"], sheet["verdict"].map(parse_verdict))))
