@@ -23,7 +23,7 @@ import pandas as pd
 from refusalbench.errors import UserError
 from refusalbench.generation.holdout import excluded_questions, normalise
 from refusalbench.generation.review import combine, read_sheet, usable_rows
-from refusalbench.generation.validity import parse_verdict, rate_entry
+from refusalbench.generation.validity import markdown_row, parse_verdict, rate_entry
 from refusalbench.rows import as_list
 from refusalbench.tables import read_table
 
@@ -91,16 +91,6 @@ def score_sources(sheet_paths: Sequence[str | Path]) -> dict:
     return result
 
 
-def _line(name: str, e: dict) -> str:
-    if not e["n"]:
-        return f"| {name} | 0 | – | – |"
-    return (
-        f"| {name} | {e['n']} | {e['valid']} / {e['borderline']} / {e['invalid']} | "
-        f"{e['strict']:.0%} ({e['strict_low']:.0%}–{e['strict_high']:.0%}) | "
-        f"{e['lenient']:.0%} ({e['lenient_low']:.0%}–{e['lenient_high']:.0%}) |"
-    )
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m refusalbench.generation.source_review", description=__doc__.split("\n\n")[0]
@@ -121,15 +111,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         else:
             result = score_sources(args.sheets)
             lines = [
-                "| sheet | n | V / B / I | supported (95 % CI) | at least weakly (95 % CI) |",
-                "|---|---|---|---|---|",
+                "| sheet | n | V | B | I | supported (95 % CI) | at least weakly (95 % CI) |",
+                "|---|---|---|---|---|---|---|",
             ]
-            lines += [_line(Path(p).name, e) for p, e in result["sheets"].items()]
+            lines += [markdown_row(Path(p).name, e) for p, e in result["sheets"].items()]
             if "combined" in result:
-                lines.append(_line(f"strictest ({result['combined']['unanimous']:.0%} unanimous)", result["combined"]))
+                unanimous = f"{100 * result['combined']['unanimous']:.0f} % unanimous"
+                lines.append(markdown_row(f"strictest ({unanimous})", result["combined"]))
             print("\n".join(lines))
     except UserError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"refusalbench: error: {exc}", file=sys.stderr)
         return 2
     return 0
 

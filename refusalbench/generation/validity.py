@@ -108,14 +108,18 @@ def markdown_table(rates: dict[str, Any]) -> str:
         "|---|---|---|---|---|---|---|",
     ]
 
+    lines += [markdown_row(row["group"], row) for row in rates_table(rates).to_dict(orient="records")]
+    return "\n".join(lines)
+
+
+def markdown_row(name: str, e: dict[str, Any]) -> str:
+    """One rate entry (`rate_entry`) as a Markdown row: n, V, B, I, strict and lenient with their intervals."""
+
     def with_interval(value, low, high) -> str:
         if value is None or pd.isna(value):
             return "–"
         return f"{100 * value:.0f} % ({100 * low:.0f}–{100 * high:.0f} %)"
 
-    for row in rates_table(rates).itertuples():
-        strict = with_interval(row.strict, row.strict_low, row.strict_high)
-        lenient = with_interval(row.lenient, row.lenient_low, row.lenient_high)
-        counts = f"{row.n} | {row.valid} | {row.borderline} | {row.invalid}"
-        lines.append(f"| {row.group} | {counts} | {strict} | {lenient} |")
-    return "\n".join(lines)
+    strict = with_interval(e["strict"], e["strict_low"], e["strict_high"])
+    lenient = with_interval(e["lenient"], e["lenient_low"], e["lenient_high"])
+    return f"| {name} | {e['n']} | {e['valid']} | {e['borderline']} | {e['invalid']} | {strict} | {lenient} |"

@@ -166,14 +166,26 @@ def test_inanimate_agent_writes_names_as_the_passage_does():
     assert out["perturbed_query"].endswith(" plays Lindsay Denton in Line of Duty?")
 
 
-def test_inanimate_agent_declines_a_name_the_question_gives_only_in_part():
-    row = dict(
-        DENTON,
-        query="who performed the halftime show at the stadium",
-        answers=["Lady Gaga"],
-        context="The Super Bowl LI Halftime Show was performed by Lady Gaga at the stadium in Houston, Texas.",
-    )
-    with pytest.raises(NotApplicable, match="does not give whole"):
+@pytest.mark.parametrize(
+    "query, answer, context, reason",
+    [
+        (  # a name the question gives only in part
+            "who performed the halftime show at the stadium",
+            "Lady Gaga",
+            "The Super Bowl LI Halftime Show was performed by Lady Gaga at the stadium in Houston, Texas.",
+            "does not give whole",
+        ),
+        (  # a capitalised form no name pattern covers
+            "who designed the iphone case",
+            "Jony Ive",
+            "The first iPhone case was designed by Jony Ive in a studio.",
+            "lower case",
+        ),
+    ],
+)
+def test_inanimate_agent_declines_a_name_it_cannot_write_as_the_passage_does(query, answer, context, reason):
+    row = dict(DENTON, query=query, answers=[answer], context=context)
+    with pytest.raises(NotApplicable, match=reason):
         _gen(row, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb")
 
 
@@ -244,14 +256,3 @@ def test_temporal_adjunct_takes_the_date_s_closing_comma_with_it():
     # out of the rotation since the sixth blind review (about half its items strictly valid): it makes nothing
     with pytest.raises(NotApplicable, match="no programmatic implementation"):
         _gen(row, tx.MISSING_INFO, tx.MEDIUM, "Missing Temporal Adjunct")
-
-
-def test_inanimate_agent_declines_a_word_no_name_pattern_covers():
-    row = dict(
-        DENTON,
-        query="who designed the iphone case",
-        answers=["Jony Ive"],
-        context="The first iPhone case was designed by Jony Ive in a studio.",
-    )
-    with pytest.raises(NotApplicable):
-        _gen(row, tx.FALSE_PREMISE, tx.HIGH, "Inanimate Agent Verb")
