@@ -259,6 +259,9 @@ class DatasetConfig:
     domains: List[str] = field(default_factory=list)
     per_domain: int = 20
     require_answer_in_passage: bool = True
+    source_verdicts: Optional[str] = None
+    """NQ: a source verdict file (refusalbench.data.source_verdicts); questions whose passage it marks weak or
+    unsupported are left out before the draw."""
     recompute_labels: bool = False
     """Released data: replace the stored expected_rag_behavior by the (class, intensity) rule."""
 
@@ -274,6 +277,11 @@ class DatasetConfig:
         _require(self.passages_per_question >= least, f"dataset.passages_per_question must be >= {least}")
         _require(self.max_signal_passages >= 1, "dataset.max_signal_passages must be >= 1")
         _require(self.per_domain >= 1, "dataset.per_domain must be >= 1")
+        _require(
+            not self.source_verdicts or self.kind in (DatasetKind.nq, DatasetKind.nq_base, DatasetKind.nq_multi),
+            "dataset.source_verdicts applies to NQ sources only (dataset=nq, nq_sample, nq_multi); "
+            "set dataset.source_verdicts=null.",
+        )
 
 
 @dataclass

@@ -8,7 +8,8 @@ Two record formats are recognised per record:
 
 ``source_id`` is ``qid`` when present, else ``nq-<sha1(question)[:10]>``. ``dataset.n_base``
 questions are drawn with ``dataset.seed`` (file order kept) from the questions whose passage holds
-an answer string (``dataset.require_answer_in_passage``).
+an answer string (``dataset.require_answer_in_passage``) and, with ``dataset.source_verdicts``, whose passage a
+source review did not find weak or unsupported.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from refusalbench.data.records import (
     string_list,
     text,
 )
+from refusalbench.data.source_verdicts import read_verdicts, split_by_verdict
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,7 @@ class NQSelection:
     skips: SkipLog
     not_answer_bearing: int
     read: int
+    source_counts: dict[str, int] = field(default_factory=dict)  # weak / unsupported / unvetted sources
 
 
 def _source_id(record: dict, query: str) -> str:
@@ -144,17 +147,41 @@ def select(cfg: DatasetConfig) -> NQSelection:
             "(dataset.require_answer_in_passage=true)",
             not_bearing,
         )
+    source_counts: dict[str, int] = {}
+    if cfg.source_verdicts:
+        usable, source_counts = split_by_verdict(usable, read_verdicts(cfg.source_verdicts))
+        log.info(
+            "Left out %d question(s) whose passage a source review found weak and %d unsupported; %d unvetted "
+            "kept (dataset.source_verdicts)",
+            source_counts["weak"],
+            source_counts["unsupported"],
+            source_counts["unvetted"],
+        )
     items = sample(usable, cfg.n_base, cfg.seed)
-    return NQSelection(items=items, pool=pool, skips=skips, not_answer_bearing=not_bearing, read=len(records))
+    return NQSelection(
+        items=items,
+        pool=pool,
+        skips=skips,
+        not_answer_bearing=not_bearing,
+        read=len(records),
+        source_counts=source_counts,
+    )
 
 
 def empty_hint(sel: NQSelection) -> str:
+    hints = []
     if sel.not_answer_bearing:
-        return (
+        hints.append(
             f"{sel.not_answer_bearing} valid question(s) had no answer string in their passage "
             "(set dataset.require_answer_in_passage=false to keep them)."
         )
-    return ""
+    declined = sel.source_counts.get("weak", 0) + sel.source_counts.get("unsupported", 0)
+    if declined:
+        hints.append(
+            f"{declined} question(s) were left out as weak or unsupported sources "
+            "(set dataset.source_verdicts=null to keep them)."
+        )
+    return " ".join(hints)
 
 
 def load_nq(cfg: DatasetConfig) -> LoadResult:
@@ -186,5 +213,5 @@ def load_nq(cfg: DatasetConfig) -> LoadResult:
         sel.skips,
         empty_hint=empty_hint(sel),
         not_answer_bearing=sel.not_answer_bearing,
-        counts={"read": sel.read, "valid": len(sel.pool), "selected": len(table)},
+        counts={"read": sel.read, "valid": len(sel.pool), "selected": len(table), **sel.source_counts},
     )

@@ -99,5 +99,5 @@ def load_nq_multi(cfg: DatasetConfig) -> LoadResult:
         sel.skips,
         empty_hint=empty_hint(sel),
         not_answer_bearing=sel.not_answer_bearing,
-        counts={"read": sel.read, "valid": len(sel.pool), "selected": len(table)},
+        counts={"read": sel.read, "valid": len(sel.pool), "selected": len(table), **sel.source_counts},
     )

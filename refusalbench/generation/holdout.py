@@ -29,9 +29,10 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("tests", "docs", "conf", "README.md", "refusalbench/data/files")
 SCANNED_SUFFIXES = {".py", ".md", ".json", ".jsonl", ".yaml", ".yml", ".csv", ".txt"}
 TEST_DRAW_FIXTURES = ("single_rows", "multi_rows")  # tests/perturb/conftest.py fixtures that draw pool rows
-# Copies of the whole pool kept for the tests: holding every question is not quoting one (the questions the tests
-# actually draw from it are excluded through TEST_DRAW_FIXTURES).
-POOL_COPIES = ("tests/perturb/fixtures/nq_open_oracle_pool.jsonl",)
+# Files that hold many pool questions without quoting any one of them to the generator's authors: the copy of the
+# whole pool kept for the tests (the questions the tests actually draw from it are excluded through
+# TEST_DRAW_FIXTURES) and the source verdicts (a judgement of every source passage, no generated item).
+POOL_COPIES = ("tests/perturb/fixtures/nq_open_oracle_pool.jsonl", "refusalbench/data/files/nq_source_verdicts.csv")
 
 
 def normalise(question: str) -> str:

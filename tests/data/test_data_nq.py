@@ -131,3 +131,62 @@ def test_dataset_presets_fit_the_schema(name):
     assert ds.kind in ("nq", "nq_base", "nq_multi", "garage", "refusalbench_nq", "refusalbench_garage")
     if ds.path and "nq_sample" in ds.path:
         assert (PACKAGE_DATA_DIR / "nq_sample.jsonl").samefile(ds.path)
+
+
+def _verdicts(path, rows):
+    pd.DataFrame(rows, columns=["source_id", "passage_id", "verdict", "notes"]).to_csv(path, index=False)
+    return path
+
+
+def test_source_verdicts_leave_out_weak_and_unsupported_sources_and_keep_unvetted_ones(tmp_path):
+    from refusalbench.data.source_verdicts import passage_id
+
+    records = [oracle(i) for i in range(5)]
+    path = write_jsonl(tmp_path / "o.jsonl", records)
+    ids = list(load_base(cfg("nq", path)).table["source_id"])
+    pid = [passage_id(r["ctxs"][0]["text"]) for r in records]
+    verdicts = _verdicts(
+        tmp_path / "v.csv",
+        [
+            (ids[0], pid[0], "V", ""),
+            (ids[1], pid[1], "B", "only implied"),
+            (ids[2], pid[2], "i", "another topic"),
+            (ids[3], passage_id("a different passage"), "I", "judged on another passage"),
+        ],
+    )
+    result = load_base(cfg("nq", path, source_verdicts=str(verdicts)))
+    # the verdict of another passage does not apply to question 3, which is unvetted like question 4
+    assert list(result.table["source_id"]) == [ids[0], ids[3], ids[4]]
+    assert {k: result.counts[k] for k in ("weak", "unsupported", "unvetted")} == {
+        "weak": 1,
+        "unsupported": 1,
+        "unvetted": 2,
+    }
+    # the draw happens after the filter: n_base counts supported and unvetted questions only
+    assert len(load_base(cfg("nq", path, source_verdicts=str(verdicts), n_base=3)).table) == 3
+
+
+def test_bad_source_verdict_files_fail_clearly(tmp_path):
+    from refusalbench.data import DataError
+    from refusalbench.data.source_verdicts import passage_id
+
+    path = write_jsonl(tmp_path / "o.jsonl", [oracle(0)])
+    with pytest.raises(DataError, match="does not exist"):
+        load_base(cfg("nq", path, source_verdicts=str(tmp_path / "none.csv")))
+    pd.DataFrame({"source_id": ["x"], "verdict": ["V"]}).to_csv(tmp_path / "cols.csv", index=False)
+    with pytest.raises(DataError, match="lacks the column"):
+        load_base(cfg("nq", path, source_verdicts=str(tmp_path / "cols.csv")))
+    bad = _verdicts(tmp_path / "bad.csv", [("x", "p", "maybe", "")])
+    with pytest.raises(DataError, match="not V, B or I"):
+        load_base(cfg("nq", path, source_verdicts=str(bad)))
+    only_source = load_base(cfg("nq", path)).table.loc[0, "source_id"]
+    every = _verdicts(tmp_path / "all.csv", [(only_source, passage_id(oracle(0)["ctxs"][0]["text"]), "B", "")])
+    with pytest.raises(DataError, match="source_verdicts=null"):
+        load_base(cfg("nq", path, source_verdicts=str(every)))
+
+
+def test_source_verdicts_are_for_nq_sources_only():
+    from refusalbench.config import ConfigError
+
+    with pytest.raises(ConfigError, match="NQ sources only"):
+        cfg("garage", "x.jsonl", source_verdicts="v.csv")

@@ -107,9 +107,10 @@ def test_holdout_leaves_out_the_bundled_sample_and_quoted_questions(tmp_path):
         for q in [fresh_question(0), fresh_question(1), fresh_question(2), *BUNDLED]
     ]
     pool.write_text("".join(json.dumps(r) + "\n" for r in records))
-    copy = repo / POOL_COPIES[0]  # the tests' copy of the whole pool quotes nothing
-    copy.parent.mkdir(parents=True)
-    copy.write_text(pool.read_text())
+    for name in POOL_COPIES:  # the tests' copy of the whole pool and the source verdicts quote nothing
+        copy = repo / name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(pool.read_text())
     extra = tmp_path / "exclude.txt"
     extra.write_text(fresh_question(2) + "\n")
     kept, counts = holdout(pool, [extra], root=repo)
