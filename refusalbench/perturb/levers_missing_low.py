@@ -172,6 +172,12 @@ _PAREN = re.compile(r"\s+\(([^()]{1,160})\)")  # "CPI(M)": a bracket glued to a 
 # a bracket that is only an abbreviation ("AFL", "U.S.", "R&B") or a single lower-case word: a qualifier whose loss
 # changes the fact ("the first chairman (temporary)") or a leftover that carries nothing ("( listen)")
 _BARE_BRACKET = re.compile(r"[A-Z][A-Z0-9.&-]{1,7}s?|[a-z][a-z-]*")
+# a bracket that limits the statement ("the land east of the Mississippi (except Canada and Florida)"): without it
+# the statement becomes a false, broader one
+_LIMITING = re.compile(
+    r"(?:except|excluding|not|other than|apart from|aside from|save|but|only|unless|without|with the exception)\b",
+    re.I,
+)
 
 
 def _named_again(passage: str, m: re.Match) -> bool:
@@ -195,7 +201,8 @@ def _parallel(passage: str, m: re.Match) -> bool:
 def parenthetical_excise(item: Item) -> Proposal:
     """A bracketed aside removed; never one that holds an answer or a query word ("(who perform the theme song)"
     ties the answer to the query), a bare abbreviation or single word ("(AFL)": nothing is lost; "(temporary)": the
-    fact changes), part of a quoted title, one of a parallel pair, or one whose words come back later."""
+    fact changes), an exception ("(except Canada and Florida)"), part of a quoted title, one of a parallel pair, or
+    one whose words come back later."""
     item.need_anchor()
     words = item.query_words()
 
@@ -206,6 +213,7 @@ def parenthetical_excise(item: Item) -> Proposal:
             if not contains_any(m.group(1), item.answers)
             and not shares_query_word(m.group(1), words)
             and not _BARE_BRACKET.fullmatch(m.group(1).strip())
+            and not _LIMITING.match(m.group(1).strip())
             and not inside_quotes(passage, m.start())
             and not _parallel(passage, m)
             and not _named_again(passage, m)

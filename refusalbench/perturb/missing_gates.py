@@ -196,15 +196,20 @@ def holds_reference_word(sentence: str) -> bool:
     return bool(_REFERENCE_WORD.search(sentence))
 
 
+# "the graft", "this procedure", "these bones": a noun phrase that points back to something already named
+_POINTING = re.compile(r"\b(?:[Tt]he|[Tt]his|[Tt]hese|[Tt]hose|[Ss]uch)\s+([a-z][\w-]+)")
+
+
 def definite_from_cut(deleted: str, kept_before: str, sentence: str) -> bool:
-    """True when `sentence` opens on "The <noun>" that the deleted sentence names and nothing kept before it
-    does ("The voyage took ..." once "Cocoa went to Spain by boat; the voyage ..." went)."""
-    m = _DEFINITE.match(sentence)
-    if not m:
-        return False
-    noun = _stem(m.group(1))
+    """True when `sentence` holds "the <noun>" (or "this", "these", "such") that the deleted sentence names and
+    nothing kept before it does ("The voyage took ..." once "Cocoa went to Spain by boat; the voyage ..." went;
+    "... while the graft fuses the two vertebrae" once the sentence on bone grafting went)."""
     named = {_stem(w) for w in re.findall(r"[A-Za-z]{3,}", deleted)}
-    return noun in named and not re.search(rf"\b{re.escape(noun)}", kept_before.lower())
+    before = kept_before.lower()
+    return any(
+        _stem(m.group(1)) in named and not re.search(rf"\b{re.escape(_stem(m.group(1)))}", before)
+        for m in _POINTING.finditer(sentence)
+    )
 
 
 def shares_query_word(sentence: str, query_words: set[str]) -> bool:

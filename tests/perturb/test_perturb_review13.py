@@ -1,0 +1,34 @@
+"""Gates added after the thirteenth blind review (MissingInfo LOW): a bracket that limits its statement stays, and a
+sentence stays when a kept sentence after it points back to what it named ("the graft"). Each declines a hand-made
+bad item and still edits a good one."""
+
+from __future__ import annotations
+
+import pytest
+
+from refusalbench.perturb import NotApplicable
+from tests.perturb.test_perturb_review11 import ANSWER, _low
+
+
+@pytest.mark.parametrize("aside", ["(except Canada and Florida)", "(excluding the islands)", "(but not its capital)"])
+def test_bracket_that_limits_the_statement_stays(aside):
+    context = f"{ANSWER} The treaty gave the new nation the land east of the river {aside} in the same year."
+    with pytest.raises(NotApplicable):
+        _low(context, "Parenthetical Excise", seeds=[0])
+
+
+def test_bracket_that_only_adds_a_detail_still_goes():
+    aside = "(then a small market town)"
+    context = f"{ANSWER} The treaty was signed at Ghent {aside} in the same year as the song came out."
+    assert aside not in _low(context, "Parenthetical Excise", seeds=[0])[0]
+
+
+def test_sentence_deletion_keeps_what_a_later_noun_phrase_points_back_to():
+    grafting = "Each technique involves bone grafting from the patient or a donor to help the bones heal."
+    context = (
+        f"{ANSWER} {grafting} Additional hardware is often used to hold the bones in place while the graft sets. "
+        "The single sold well in Canada and in Australia."
+    )
+    texts = _low(context, "Non-answer Sentence Deletion")
+    assert all(grafting in text for text in texts)
+    assert any("The single sold well" not in text for text in texts)  # another sentence still goes
