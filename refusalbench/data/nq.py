@@ -151,8 +151,8 @@ def select(cfg: DatasetConfig) -> NQSelection:
     if cfg.source_verdicts:
         usable, source_counts = split_by_verdict(usable, read_verdicts(cfg.source_verdicts))
         log.info(
-            "Left out %d question(s) whose passage a source review found weak and %d unsupported; %d unvetted "
-            "kept (dataset.source_verdicts)",
+            "Source verdicts: left out %d question(s) with a weak and %d with an unsupported passage; kept %d the "
+            "file does not judge (dataset.source_verdicts)",
             source_counts["weak"],
             source_counts["unsupported"],
             source_counts["unvetted"],

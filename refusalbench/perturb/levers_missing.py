@@ -24,6 +24,7 @@ from refusalbench.perturb.base import (
 )
 from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
+    DEMONYMS,
     defining_sentence_cut,
     fragment_left,
     points_back_after_cut,
@@ -75,30 +76,6 @@ def name_tokens(item: Item) -> list[str]:
     return sorted(words, key=len, reverse=True)
 
 
-# how a text names a country's people or things when it never names the country ("Spanish colonial government")
-_DEMONYMS = {
-    "Spain": "Spanish",
-    "France": "French",
-    "Netherlands": "Dutch",
-    "Holland": "Dutch",
-    "Wales": "Welsh",
-    "Switzerland": "Swiss",
-    "Denmark": "Danish",
-    "Finland": "Finnish",
-    "Ireland": "Irish",
-    "Britain": "British",
-    "England": "English",
-    "Greece": "Greek",
-    "Norway": "Norwegian",
-    "Sweden": "Swedish",
-    "Poland": "Polish",
-    "Turkey": "Turkish",
-    "Scotland": "Scottish",
-    "Thailand": "Thai",
-    "Iceland": "Icelandic",
-}
-
-
 def place_adjectives(item: Item) -> list[str]:
     """Adjectives of a place answer ("Spanish" of "Spain", "Kenyan", "Japanese", "Italian"), matched as whole
     capitalised words: a text that keeps them still gives the place."""
@@ -107,8 +84,8 @@ def place_adjectives(item: Item) -> list[str]:
     forms = set()
     for a in item.answers:
         for w in re.findall(r"[A-Z][a-z]{3,}", a):
-            if w in _DEMONYMS:
-                forms.add(_DEMONYMS[w])
+            if w in DEMONYMS:
+                forms.add(DEMONYMS[w])
             stems = {w, w[:-1]} if w[-1] in "aeiouy" else {w}
             forms |= {stem + end for stem in stems for end in ("n", "an", "ian", "ese", "ish")} - {w}
     return sorted(forms)

@@ -24,6 +24,7 @@ from refusalbench.perturb.missing_gates import (
     RANK_WORDS,
     definite_from_cut,
     holds_reference_word,
+    names_query_place,
     refers_back_after_cut,
     refers_to_figure,
     shares_query_word,
@@ -199,10 +200,11 @@ def _parallel(passage: str, m: re.Match) -> bool:
 
 @lever(MI, tx.LOW, "Parenthetical Excise", CONTEXT)
 def parenthetical_excise(item: Item) -> Proposal:
-    """A bracketed aside removed; never one that holds an answer or a query word ("(who perform the theme song)"
-    ties the answer to the query), a bare abbreviation or single word ("(AFL)": nothing is lost; "(temporary)": the
-    fact changes), an exception ("(except Canada and Florida)"), part of a quoted title, one of a parallel pair, or
-    one whose words come back later."""
+    """A bracketed aside removed; never one that holds an answer, a query word ("(who perform the theme song)"
+    ties the answer to the query) or the adjective of a place the query names ("(British English)" for "in the
+    uk"), a bare abbreviation or single word ("(AFL)": nothing is lost; "(temporary)": the fact changes), an
+    exception ("(except Canada and Florida)"), part of a quoted title, one of a parallel pair, or one whose words
+    come back later."""
     item.need_anchor()
     words = item.query_words()
 
@@ -212,6 +214,7 @@ def parenthetical_excise(item: Item) -> Proposal:
             for m in _PAREN.finditer(passage)
             if not contains_any(m.group(1), item.answers)
             and not shares_query_word(m.group(1), words)
+            and not names_query_place(m.group(1), item.query)
             and not _BARE_BRACKET.fullmatch(m.group(1).strip())
             and not _LIMITING.match(m.group(1).strip())
             and not inside_quotes(passage, m.start())

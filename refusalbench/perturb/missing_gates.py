@@ -140,6 +140,43 @@ def dates_left(text: str) -> bool:
     return bool(_YEAR.search(text) or _DATE_WORD.search(text))
 
 
+# how a text names a country's people or things when it never names the country ("Spanish colonial government")
+DEMONYMS = {
+    "Spain": "Spanish",
+    "France": "French",
+    "Netherlands": "Dutch",
+    "Holland": "Dutch",
+    "Wales": "Welsh",
+    "Switzerland": "Swiss",
+    "Denmark": "Danish",
+    "Finland": "Finnish",
+    "Ireland": "Irish",
+    "Britain": "British",
+    "England": "English",
+    "Greece": "Greek",
+    "Norway": "Norwegian",
+    "Sweden": "Swedish",
+    "Poland": "Polish",
+    "Turkey": "Turkish",
+    "Scotland": "Scottish",
+    "Thailand": "Thai",
+    "Iceland": "Icelandic",
+}
+
+
+# places a query writes as an abbreviation or a short name
+_QUERY_PLACES = {"uk": "British", "u.k.": "British", "usa": "American", "u.s.": "American", "america": "American"}
+
+
+def names_query_place(text: str, query: str) -> bool:
+    """True when `text` holds the adjective of a place the query names ("(British English)" for "... in the uk"):
+    it ties the passage to the query as a query word would."""
+    q = query.lower()
+    adjectives = {adj for place, adj in DEMONYMS.items() if re.search(rf"\b{place.lower()}\b", q)}
+    adjectives |= {adj for place, adj in _QUERY_PLACES.items() if re.search(rf"(?<!\w){re.escape(place)}(?!\w)", q)}
+    return any(re.search(rf"\b{adj}\b", text) for adj in adjectives)
+
+
 def _stem(word: str) -> str:
     return re.sub(r"(?:ings?|ed|es|s|ers?|ions?)$", "", word.lower())[:6]
 
