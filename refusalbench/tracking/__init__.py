@@ -34,6 +34,10 @@ def job_tags(cfg: RefusalBenchConfig, run_dir: Path) -> dict[str, str]:
         "dataset_fingerprint": provenance.file_fingerprint(
             data_path, cfg.dataset.kind, cfg.dataset.n_base, cfg.dataset.seed
         ),
+        # which questions the source verdicts leave out is part of what the run drew from
+        "source_verdicts_fingerprint": (
+            provenance.file_fingerprint(cfg.dataset.source_verdicts) if cfg.dataset.source_verdicts else "none"
+        ),
         "model": cfg.model.id,
         "model_name": cfg.model.name,
         "reasoning_budget": "default" if budget is None else str(budget),

@@ -137,3 +137,26 @@ def test_run_metrics_are_prefixed_by_model_only_when_there_are_several(tmp_path,
     (tmp_path / "broken" / "metrics.json").write_text(json.dumps({"x": 1}))
     assert run_metrics(tmp_path / "broken") == {} and "no metrics logged to MLflow" in caplog.text
     assert run_metrics(tmp_path / "nothing") == {}
+
+
+def test_job_tags_fingerprint_the_source_verdicts_the_run_drew_with(tmp_path):
+    from hydra import compose, initialize_config_dir
+
+    from refusalbench.cli import validate
+    from refusalbench.config import register_configs
+    from refusalbench.paths import CONF_DIR
+    from refusalbench.tracking import job_tags
+
+    register_configs()
+    mine = tmp_path / "verdicts.csv"
+    mine.write_text("source_id,passage_id,verdict,notes\nnq-x,passage-y,B,weak\n")
+    tags = {}
+    for name, override in (
+        ("default", []),
+        ("off", ["dataset.source_verdicts=null"]),
+        ("mine", [f"dataset.source_verdicts={mine}"]),
+    ):
+        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+            cfg = validate(compose(config_name="config", overrides=override))
+        tags[name] = job_tags(cfg, tmp_path)["source_verdicts_fingerprint"]
+    assert tags["off"] == "none" and len({tags["default"], tags["mine"], tags["off"]}) == 3
