@@ -32,7 +32,7 @@ TEST_DRAW_FIXTURES = ("single_rows", "multi_rows")  # tests/perturb/conftest.py 
 # Files that hold many pool questions without quoting any one of them to the generator's authors: the copy of the
 # whole pool kept for the tests (the questions the tests actually draw from it are excluded through
 # TEST_DRAW_FIXTURES) and the source verdicts (a judgement of every source passage, no generated item).
-POOL_COPIES = ("tests/perturb/fixtures/nq_open_oracle_pool.jsonl", "refusalbench/data/files/nq_source_verdicts.csv")
+UNSCANNED_FILES = ("tests/perturb/fixtures/nq_open_oracle_pool.jsonl", "refusalbench/data/files/nq_source_verdicts.csv")
 
 
 def normalise(question: str) -> str:
@@ -63,14 +63,16 @@ def bundled_sample_questions() -> set[str]:
 
 
 def _scanned_files(root: Path) -> Iterable[Path]:
-    copies = {root / name for name in POOL_COPIES}
+    unscanned = {root / name for name in UNSCANNED_FILES}
     for name in SCANNED:
         target = root / name
         if target.is_file():
             yield target
         elif target.is_dir():
             yield from (
-                p for p in sorted(target.rglob("*")) if p.is_file() and p.suffix in SCANNED_SUFFIXES and p not in copies
+                p
+                for p in sorted(target.rglob("*"))
+                if p.is_file() and p.suffix in SCANNED_SUFFIXES and p not in unscanned
             )
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from refusalbench import taxonomy as tx
 from refusalbench.errors import UserError
-from refusalbench.generation.holdout import POOL_COPIES, holdout, normalise
+from refusalbench.generation.holdout import UNSCANNED_FILES, holdout, normalise
 from refusalbench.generation.review import KEY, SHEET, main, sample, word_diff
 from refusalbench.paths import PACKAGE_DATA_DIR
 
@@ -107,7 +107,7 @@ def test_holdout_leaves_out_the_bundled_sample_and_quoted_questions(tmp_path):
         for q in [fresh_question(0), fresh_question(1), fresh_question(2), *BUNDLED]
     ]
     pool.write_text("".join(json.dumps(r) + "\n" for r in records))
-    for name in POOL_COPIES:  # the tests' copy of the whole pool and the source verdicts quote nothing
+    for name in UNSCANNED_FILES:  # the tests' copy of the whole pool and the source verdicts quote nothing
         copy = repo / name
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text(pool.read_text())
