@@ -30,13 +30,12 @@ from refusalbench.errors import UserError
 from refusalbench.generation.holdout import excluded_questions, holdout, normalise
 from refusalbench.generation.ids import seed_for
 from refusalbench.generation.validity import (
-    BORDERLINE,
-    INVALID,
     VALID,
     is_blank,
     markdown_table,
     parse_verdict,
     rates_table,
+    strictest,
     validity_rates,
 )
 from refusalbench.rows import as_list
@@ -255,9 +254,6 @@ def read_sheet(
     return sheet
 
 
-_RANK = {INVALID: 0, BORDERLINE: 1, VALID: 2}
-
-
 def combine(sheets: list[pd.DataFrame]) -> pd.DataFrame:
     """One row per item judged by every sheet: the strictest of its verdicts (I < B < V)."""
     first = sheets[0][[c for c in ("item", "perturbation_class", "intensity") if c in sheets[0].columns]]
@@ -266,7 +262,7 @@ def combine(sheets: list[pd.DataFrame]) -> pd.DataFrame:
         merged[f"v{n}"] = merged["item"].map(dict(zip(sheet["item"], sheet["verdict"].map(parse_verdict))))
     cols = [f"v{n}" for n in range(len(sheets))]
     merged = merged.dropna(subset=cols)
-    merged["verdict"] = merged[cols].apply(lambda r: min(r, key=_RANK.__getitem__), axis=1)
+    merged["verdict"] = merged[cols].apply(strictest, axis=1)
     merged["unanimous"] = merged[cols].nunique(axis=1) == 1
     return merged
 

@@ -31,7 +31,7 @@ from refusalbench.data.source_verdicts import passage_id, read_verdicts
 from refusalbench.errors import UserError
 from refusalbench.generation.holdout import excluded_questions, normalise
 from refusalbench.generation.review import combine, read_sheet, usable_rows
-from refusalbench.generation.validity import markdown_row, parse_verdict, rate_entry
+from refusalbench.generation.validity import markdown_row, parse_verdict, rate_entry, strictest
 from refusalbench.rows import as_list
 from refusalbench.tables import read_table
 
@@ -165,7 +165,7 @@ def write_verdicts(sheet_paths: Sequence[str | Path], key_paths: Sequence[str | 
         raise UserError(f"{len(unknown)} item(s) of the sheets are not in {keys}: {', '.join(unknown[:3])}.")
     by_source = rows.merge(key, on="item").groupby(["source_id", "passage_id"], sort=True)
     table = by_source.agg(
-        verdict=("verdict", lambda v: min(v, key="IBV".index)),
+        verdict=("verdict", strictest),
         notes=("notes", lambda n: " / ".join(x for x in n if x.strip())),
     ).reset_index()[list(VERDICT_COLUMNS)]
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)

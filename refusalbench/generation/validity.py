@@ -10,7 +10,7 @@ intensity and for MEDIUM+HIGH (the items that score refusals).
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 import pandas as pd
 
@@ -31,6 +31,14 @@ def parse_verdict(value: Any) -> Optional[str]:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     return _LOOKUP.get(str(value).strip().lower())
+
+
+_RANK = {INVALID: 0, BORDERLINE: 1, VALID: 2}
+
+
+def strictest(verdicts: Iterable[str]) -> str:
+    """The strictest of several V/B/I verdicts on one item (I < B < V)."""
+    return min(verdicts, key=_RANK.__getitem__)
 
 
 def is_blank(value: Any) -> bool:

@@ -76,15 +76,20 @@ def _low(context: str, lever: str, seeds=range(6)):
     return outs
 
 
+def deletion_keeps(kept: str, context: str, goes: str) -> None:
+    """Over several seeds the sentence deletion never deletes `kept` and still deletes the sentence `goes` opens."""
+    texts = _low(context, "Non-answer Sentence Deletion")
+    assert all(kept in text for text in texts)
+    assert any(goes not in text for text in texts)
+
+
 def test_sentence_deletion_keeps_the_sentence_that_first_names_someone():
     introduces = "The film was directed by Harold Ramis in the summer."
     context = (
         f"{ANSWER} {introduces} The cast toured several cities before the premiere. Ramis later directed several "
         "other comedies in Chicago. The single sold well in Canada and in Australia."
     )
-    texts = _low(context, "Non-answer Sentence Deletion")
-    assert all(introduces in text for text in texts)
-    assert any("The cast toured" not in text for text in texts)  # another sentence still goes
+    deletion_keeps(introduces, context, goes="The cast toured")
 
 
 def test_bracket_whose_term_the_rest_uses_stays():

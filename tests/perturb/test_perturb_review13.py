@@ -8,7 +8,7 @@ import pytest
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import NotApplicable
-from tests.perturb.test_perturb_review11 import ANSWER, _generate, _low
+from tests.perturb.test_perturb_review11 import ANSWER, _generate, _low, deletion_keeps
 
 
 @pytest.mark.parametrize("aside", ["(except Canada and Florida)", "(excluding the islands)", "(but not its capital)"])
@@ -30,9 +30,7 @@ def test_sentence_deletion_keeps_what_a_later_noun_phrase_points_back_to():
         f"{ANSWER} {grafting} Additional hardware is often used to hold the bones in place while the graft sets. "
         "The single sold well in Canada and in Australia."
     )
-    texts = _low(context, "Non-answer Sentence Deletion")
-    assert all(grafting in text for text in texts)
-    assert any("The single sold well" not in text for text in texts)  # another sentence still goes
+    deletion_keeps(grafting, context, goes="The single sold well")
 
 
 def test_bracket_naming_the_query_place_as_an_adjective_stays():
