@@ -7,6 +7,10 @@ who wrote the generator. Excluded, by normalised question text:
 - every pool question quoted literally in the checkout's tests, docs, README or config files;
 - the questions the programmatic-generator tests draw from the pool (the seeded draws of
   ``tests/perturb/conftest.py``, computed by running its fixture functions), when the checkout has them.
+
+Once every held-out question has been reviewed, a weaker hold-out remains: *unseen items*. A question that
+only the sheets of earlier reviews (``docs/reviews``) quote may still be used for a class and intensity in
+which no review showed it (`reviewed_cells`), since no one has seen its item there.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ TEST_DRAW_FIXTURES = ("single_rows", "multi_rows")  # tests/perturb/conftest.py 
 # whole pool kept for the tests (the questions the tests actually draw from it are excluded through
 # TEST_DRAW_FIXTURES) and the source verdicts (a judgement of every source passage, no generated item).
 UNSCANNED_FILES = ("tests/perturb/fixtures/nq_open_oracle_pool.jsonl", "refusalbench/data/files/nq_source_verdicts.csv")
+REVIEW_RECORDS = "docs/reviews"  # the sheets and keys of earlier blind reviews, one folder per review
 
 
 def normalise(question: str) -> str:
@@ -62,8 +67,9 @@ def bundled_sample_questions() -> set[str]:
     return {normalise(r["question"]) for r in read_pool(PACKAGE_DATA_DIR / "nq_sample.jsonl")}
 
 
-def _scanned_files(root: Path) -> Iterable[Path]:
+def _scanned_files(root: Path, skip_reviews: bool = False) -> Iterable[Path]:
     unscanned = {root / name for name in UNSCANNED_FILES}
+    reviews = root / REVIEW_RECORDS
     for name in SCANNED:
         target = root / name
         if target.is_file():
@@ -72,14 +78,36 @@ def _scanned_files(root: Path) -> Iterable[Path]:
             yield from (
                 p
                 for p in sorted(target.rglob("*"))
-                if p.is_file() and p.suffix in SCANNED_SUFFIXES and p not in unscanned
+                if p.is_file()
+                and p.suffix in SCANNED_SUFFIXES
+                and p not in unscanned
+                and not (skip_reviews and p.is_relative_to(reviews))
             )
 
 
-def quoted_in_repository(questions: Iterable[str], root: Path = REPO_ROOT) -> set[str]:
-    """The normalised `questions` that occur in the checkout's tests, docs, README or config files."""
-    text = " ".join(normalise(p.read_text(encoding="utf-8", errors="replace")) for p in _scanned_files(root))
+def quoted_in_repository(questions: Iterable[str], root: Path = REPO_ROOT, skip_reviews: bool = False) -> set[str]:
+    """The normalised `questions` that occur in the checkout's tests, docs, README or config files.
+
+    With `skip_reviews`, the sheets of earlier reviews are not scanned (see `reviewed_cells`).
+    """
+    text = " ".join(
+        normalise(p.read_text(encoding="utf-8", errors="replace")) for p in _scanned_files(root, skip_reviews)
+    )
     return {q for q in questions if q and q in text}
+
+
+def reviewed_cells(root: Path = REPO_ROOT) -> set[tuple[str, str, str]]:
+    """(normalised question, class, intensity) of every item that a sheet of an earlier review shows."""
+    from refusalbench.tables import read_table
+
+    cells = set()
+    for sheet in sorted((root / REVIEW_RECORDS).rglob("*.csv")):
+        table = read_table(sheet)
+        if {"original_question", "perturbation_class", "intensity"} <= set(table.columns):
+            cells.update(
+                zip(table["original_question"].map(normalise), table["perturbation_class"], table["intensity"])
+            )
+    return cells
 
 
 @functools.lru_cache(maxsize=4)
@@ -131,12 +159,16 @@ def excluded_questions(
     extra_files: Iterable[str | Path] = (),
     root: Path = REPO_ROOT,
     test_draws: bool = True,
+    skip_reviews: bool = False,
 ) -> dict[str, set[str]]:
-    """The excluded normalised questions by reason: bundled sample, quoted, test draws, files given."""
+    """The excluded normalised questions by reason: bundled sample, quoted, test draws, files given.
+
+    With `skip_reviews`, a question quoted only by the sheets of earlier reviews is not excluded.
+    """
     pool_questions = [normalise(q) for q in pool_questions]
     reasons = {
         "bundled_sample": bundled_sample_questions(),
-        "quoted_in_repository": quoted_in_repository(pool_questions, root),
+        "quoted_in_repository": quoted_in_repository(pool_questions, root, skip_reviews),
     }
     if test_draws:
         drawn = drawn_by_tests(root)

@@ -7,7 +7,8 @@
 ``holdout`` writes the NQ pool questions that no test, fixture or example uses (refusalbench.generation.holdout),
 to generate the items to review from. ``sample`` draws ``--per-cell`` items from each of the 18 class × intensity
 cells of a benchmark, checked or candidates table (only held-out questions, a question at most
-``--max-per-question`` times) and writes ``review_sheet.csv`` (what the annotator sees: the item, the label's
+``--max-per-question`` times; with ``--unseen-items``, also questions only earlier reviews quoted, in the cells
+where no review showed them) and writes ``review_sheet.csv`` (what the annotator sees: the item, the label's
 meaning, no generator, lever or reasoning) and ``review_key.csv`` (which candidate, generator and lever each
 item is). ``score`` reads filled sheets (one per annotator) and prints strict and lenient valid rates with
 Wilson intervals; the protocol is in docs/validity.md.
@@ -27,7 +28,7 @@ import pandas as pd
 
 from refusalbench import taxonomy as tx
 from refusalbench.errors import UserError
-from refusalbench.generation.holdout import excluded_questions, holdout, normalise
+from refusalbench.generation.holdout import REPO_ROOT, excluded_questions, holdout, normalise, reviewed_cells
 from refusalbench.generation.ids import seed_for
 from refusalbench.generation.validity import (
     VALID,
@@ -196,16 +197,31 @@ def sample(
     max_per_question: int = 3,
     exclude: Sequence[str | Path] = (),
     test_draws: bool = True,
+    unseen_items: bool = False,
+    root: Path = REPO_ROOT,
 ) -> dict:
-    """Draw the review set from `table_path`, write the sheet and key to `out_dir`; returns a summary."""
+    """Draw the review set from `table_path`, write the sheet and key to `out_dir`; returns a summary.
+
+    With `unseen_items`, a question that only earlier reviews quote is usable in the cells where none showed it.
+    """
     from refusalbench.levers import load_catalogue
 
     if per_cell < 1 or max_per_question < 1:
         raise UserError("--per-cell and --max-per-question must be at least 1.")
     rows = usable_rows(read_table(table_path))
-    reasons = excluded_questions(rows["original_query"].unique(), exclude, test_draws=test_draws)
+    reasons = excluded_questions(
+        rows["original_query"].unique(), exclude, root, test_draws=test_draws, skip_reviews=unseen_items
+    )
     excluded = set().union(*reasons.values())
-    keep = ~rows["original_query"].map(normalise).isin(excluded)
+    questions = rows["original_query"].map(normalise)
+    keep = ~questions.isin(excluded)
+    reviewed = pd.Series(False, index=rows.index)
+    if unseen_items:
+        seen = reviewed_cells(root)
+        reviewed = pd.Series(
+            [cell in seen for cell in zip(questions, rows["perturbation_class"], rows["intensity"])], index=rows.index
+        )
+        keep &= ~reviewed
     held_out = rows[keep].reset_index(drop=True)
     drawn, short = draw_review_set(held_out, per_cell, seed, max_per_question)
     if drawn.empty:
@@ -218,7 +234,9 @@ def sample(
     summary = {
         "table": str(table_path),
         "usable_items": len(rows),
-        "items_from_excluded_questions": int((~keep).sum()),
+        "items_from_excluded_questions": int((~keep & ~reviewed).sum()),
+        "items_reviewed_before": int(reviewed.sum()),
+        "unseen_items": unseen_items,
         "sampled": len(sheet),
         "source_questions": int(key["source_id"].nunique()),
         "per_cell": per_cell,
@@ -326,6 +344,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p_sample.add_argument("--per-cell", type=int, default=5)
     p_sample.add_argument("--seed", type=int, default=42)
     p_sample.add_argument("--max-per-question", type=int, default=3)
+    p_sample.add_argument(
+        "--unseen-items",
+        action="store_true",
+        help="also draw from questions that only earlier reviews quote, in the cells where none showed them "
+        "(a weaker hold-out, for when the held-out questions are used up)",
+    )
     for p in (p_hold, p_sample):
         p.add_argument("--exclude", action="append", default=[], help="a file of further questions to leave out")
         p.add_argument("--no-test-draws", action="store_true", help="do not exclude the questions the tests draw")
@@ -350,6 +374,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 args.max_per_question,
                 args.exclude,
                 test_draws=not args.no_test_draws,
+                unseen_items=args.unseen_items,
             )
             print(json.dumps(summary, indent=2))
         else:

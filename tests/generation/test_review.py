@@ -140,3 +140,28 @@ def test_word_diff_shows_changes_and_elides_long_unchanged_runs():
     expected = "… six seven [-eight-] {+EIGHT+} nine ten … fourteen fifteen {+sixteen+}"
     assert word_diff(before, after, keep=2) == expected
     assert word_diff("same text", "same  text") == "(unchanged)"
+
+
+def test_unseen_items_reuse_reviewed_questions_only_in_cells_no_review_showed(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "tests").mkdir(parents=True)
+    (repo / "tests" / "test_x.py").write_text(f'QUESTION = "{fresh_question(1)}"\n')
+    earlier = repo / "docs" / "reviews" / "first"
+    earlier.mkdir(parents=True)
+    shown = {"item": "R001", "perturbation_class": "P-Contradiction", "intensity": "LOW"}
+    pd.DataFrame([{**shown, "original_question": fresh_question(0)}]).to_csv(earlier / "annotatorA.csv", index=False)
+    table = tmp_path / "checked.parquet"
+    candidates(3).to_parquet(table)
+
+    def drawn(**kwargs):
+        sample(table, tmp_path / "out", per_cell=5, seed=3, max_per_question=99, test_draws=False, root=repo, **kwargs)
+        key = pd.read_csv(tmp_path / "out" / KEY)
+        return set(zip(key["source_id"], key["perturbation_class"], key["intensity"]))
+
+    held_out = drawn()
+    assert {s for s, _, _ in held_out} == {"s2"}  # s0 is quoted by a review, s1 by a test
+    unseen = drawn(unseen_items=True)
+    assert {s for s, _, _ in unseen} == {"s0", "s2"}
+    assert ("s0", "P-Contradiction", "LOW") not in unseen and ("s0", "P-Contradiction", "MEDIUM") in unseen
+    summary = json.loads((tmp_path / "out" / "review_sample.json").read_text())
+    assert summary["unseen_items"] and summary["items_reviewed_before"] == 2  # both generators' items of s0 there
