@@ -12,6 +12,7 @@ from refusalbench.perturb.distractors import DistractorPool
 from refusalbench.perturb.engine import (
     PROGRAMMATIC_LEVERS_DIR,
     PROGRAMMATIC_LEVERS_FILES,
+    code_fingerprint,
     coverage,
     format_coverage,
     generate_programmatic,
@@ -23,6 +24,7 @@ __all__ = [
     "DistractorPool",
     "PROGRAMMATIC_LEVERS_DIR",
     "PROGRAMMATIC_LEVERS_FILES",
+    "code_fingerprint",
     "coverage",
     "format_coverage",
     "generate_programmatic",

@@ -11,6 +11,8 @@ item is declined (NotApplicable, recorded by the generate stage), never faked.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import logging
 import random
 from collections import Counter
@@ -39,6 +41,22 @@ PROGRAMMATIC_LEVERS_DIR = Path(__file__).with_name("levers_programmatic")
 #: Our catalogue entries for mechanical levers no catalogue lever fits (one file per class, as the
 #: lever loader reads one class per file); pass them as `load_catalogue(extra_files=...)`.
 PROGRAMMATIC_LEVERS_FILES: tuple[Path, ...] = tuple(sorted(PROGRAMMATIC_LEVERS_DIR.glob("*.yaml")))
+_PACKAGE = Path(__file__).parent
+# the modules outside this package whose rules the levers apply (the semantic detectors, value shapes)
+_RULE_MODULES = tuple(_PACKAGE.parent / "generation" / n for n in ("semantic.py", "semantic_cuts.py", "value_shape.py"))
+
+
+@functools.lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """A hash of the generator's rules (this package's code and lever files, and the modules it applies): a
+    row made by other rules is not reused on resume."""
+    digest = hashlib.sha256()
+    for path in sorted([*_PACKAGE.rglob("*.py"), *_PACKAGE.rglob("*.yaml"), *_RULE_MODULES]):
+        digest.update(path.relative_to(_PACKAGE.parent).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 #: Classes whose multi-passage target is the context only (their query-side levers do not apply).
 CONTEXT_ONLY_MULTI = {c for c in tx.CLASSES if tx.target(c, True) == "Context"}
 

@@ -7,8 +7,8 @@ re-asked once with the error; a reply still invalid is recorded (`generation_ok=
 Programmatic generators call `refusalbench.perturb.generate_programmatic`. The expected behaviour
 is computed by the rule (taxonomy.ground_truth); the model's echo is kept in
 `model_expected_echo` and `expected_echo_disagrees`. Resumable: finished candidates (ok, or a
-recorded invalid reply) are kept, only missing ones and call failures are redone, and the table
-is rewritten after every chunk.
+recorded invalid reply) are kept, only missing ones, call failures and programmatic rows made by
+other generator rules (`generator_code`) are redone, and the table is rewritten after every chunk.
 """
 
 from __future__ import annotations
@@ -232,7 +232,13 @@ def _programmatic_row(
     except Exception as exc:  # noqa: BLE001 - one item's lever bug must not end the run: recorded, counted, logged
         log.warning("programmatic lever error on %s: %s: %s", t.candidate_id, type(exc).__name__, exc)
         fields, error, kind = None, f"programmatic lever error ({type(exc).__name__}): {exc}", LEVER_ERROR
-    return record(t, model_cfg, mode, multi, fields, error, kind, {"gen_attempts": 0})
+    return record(
+        t, model_cfg, mode, multi, fields, error, kind, {"gen_attempts": 0, "generator_code": _rules_fingerprint()}
+    )
+
+
+def _rules_fingerprint() -> str:
+    return perturb_module().code_fingerprint()
 
 
 def _perturbed_texts(row: dict) -> tuple:
@@ -278,6 +284,12 @@ def _existing(ctx: RunContext, wanted: set[str]) -> dict[str, dict]:
         return {}
     old = ctx.read_table("candidates")
     keep = old[old["candidate_id"].isin(wanted) & (old["generation_ok"] | (old["generation_failure_kind"] != CALL))]
+    if (keep["generator_backend"] == PROGRAMMATIC).any():
+        code = keep["generator_code"] if "generator_code" in keep.columns else pd.Series(None, index=keep.index)
+        stale = (keep["generator_backend"] == PROGRAMMATIC) & (code != _rules_fingerprint())
+        if stale.any():
+            log.info("generate: %d programmatic row(s) were made by other generator rules and are redone", stale.sum())
+            keep = keep[~stale]
     if len(keep) < len(old):
         log.info("generate: %d earlier row(s) will be redone or no longer match the config", len(old) - len(keep))
     return {r["candidate_id"]: plain_row(r) for r in keep.to_dict(orient="records")}

@@ -239,7 +239,10 @@ def _fake_perturb(multi_style):
 
     pool_type = types.SimpleNamespace(from_base=lambda base: None)
     return types.SimpleNamespace(
-        generate_programmatic=generate_programmatic, implemented_levers=implemented_levers, DistractorPool=pool_type
+        generate_programmatic=generate_programmatic,
+        implemented_levers=implemented_levers,
+        DistractorPool=pool_type,
+        code_fingerprint=lambda: "fake-rules",
     )
 
 
@@ -277,6 +280,32 @@ def test_programmatic_lever_error_is_recorded_per_item(tmp_path, monkeypatch, ca
     assert set(df.loc[broken, "generation_failure_kind"]) == {"lever_error"}
     assert df.loc[broken, "generation_error"].str.contains("IndexError").all()
     assert "lever error" in caplog.text
+
+
+def test_resume_redoes_programmatic_rows_made_by_other_rules(tmp_path, monkeypatch):
+    import sys
+
+    fake = _fake_perturb("full")
+    made = {"n": 0}
+    make = fake.generate_programmatic
+
+    def counted(base_row, perturbation_class, intensity, *args, **kwargs):
+        made["n"] += 1
+        out = make(base_row, perturbation_class, intensity, *args, **kwargs)
+        return dict(out, perturbed_query=f"{out['perturbed_query']} ({intensity})")  # no text repeats across cells
+
+    fake.generate_programmatic = counted
+    monkeypatch.setitem(sys.modules, "refusalbench.perturb", fake)
+    gens = {"programmatic": ModelConfig(name="programmatic", backend="programmatic")}
+    first, _ = run_generate(tmp_path, good, generators=gens)
+    assert (first["generator_code"] == "fake-rules").all()
+    calls = made["n"]
+    run_generate(tmp_path, good, generators=gens)
+    assert made["n"] == calls  # the same rules: every row is reused
+    fake.code_fingerprint = lambda: "changed-rules"
+    third, _ = run_generate(tmp_path, good, generators=gens)
+    assert made["n"] == 2 * calls == 2 * len(third) and (third["generator_code"] == "changed-rules").all()
+    assert third["candidate_id"].tolist() == first["candidate_id"].tolist()  # ids (and so seeds) stay
 
 
 # --- with the real model-call layer and the OpenAI-compatible test server ---------------------------
