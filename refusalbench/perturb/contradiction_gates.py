@@ -58,10 +58,23 @@ def answer_forms(item: Item) -> list[str]:
     return list(dict.fromkeys(f for f in forms if f.strip()))
 
 
+# an answer that is a bound, not a value: "by 1926" stays true beside a rival 1923, "over 500" beside 800
+_BOUND = re.compile(
+    r"\b(?:by|before|after|since|until|till|prior to|no later than|as of|up to|more than|less than|fewer than|"
+    r"over|under|at least|at most|almost|nearly)\s+(?:the\s+)?\S*\d",
+    re.I,
+)
+
+
 def stated_once(item: Item, restated: str) -> None:
-    """MEDIUM/HIGH: no sentence but the restated one states an answer in any form (else that one stays
-    uncontested: "was then released on 8 September 2010" after the disputed expected date)."""
+    """MEDIUM/HIGH: no answer is a bound ("by 1926", which a rival 1923 leaves true) and no sentence but the
+    restated one states an answer in any form (else that one stays uncontested: "was then released on
+    8 September 2010" after the disputed expected date)."""
     from refusalbench.generation.semantic import variants_in
+
+    bound = next((a for a in item.answers if _BOUND.search(a)), None)
+    if bound:
+        raise NotApplicable(f"an answer is a bound ({bound!r}), which a rival value can leave true")
 
     forms = answer_forms(item)
     for s in other_sentences(item, restated):
@@ -155,15 +168,19 @@ def counted_words(sentence: str, value: str) -> list[str]:
     return [w for w in after if w.lower() not in stop and len(w) > 2]
 
 
+_RUN_BOUNDED = frozenset("time times episode episodes game games match matches race races round rounds".split())
+
+
 def count_unsettled(item: Item, original: str, new: str, value: str, high: bool = False) -> None:
     """MEDIUM/HIGH numbers: the counted thing is named in no other sentence (there it may be listed: "The
-    films are subtitled ...", "the first and second levels"); at HIGH, no count of times (a tenfold
-    number of wins outruns the events there were)."""
+    films are subtitled ...", "the first and second levels"); at HIGH, no count of times, episodes or games
+    (a tenfold number of wins outruns the events there were, 230 episodes the season's run: it reads as a
+    slip of the keyboard that a careful reader corrects, not as a contradiction)."""
     words = counted_words(new, value)
     if not words:
         raise NotApplicable("the figure counts nothing named after it")
-    if high and words[0].lower() in ("times", "time"):
-        raise NotApplicable("a tenfold count of times is implausible for its kind")
+    if high and words[0].lower() in _RUN_BOUNDED:
+        raise NotApplicable(f"a tenfold count of {words[0].lower()} is implausible for its kind")
     stems = {_stem(w) for w in words}
     for s in other_sentences(item, original):
         hit = [w for w in re.findall(r"[A-Za-z][\w'-]*", s) if _stem(w) in stems]

@@ -82,14 +82,21 @@ _UNCERTAIN = re.compile(
     r"believed|thought|reportedly|allegedly|might|disputed|estimated)\b",
     re.I,
 )
+# a pointer into the page the sentence stands on, which a second source cannot share: "961 cities in the sections
+# below", "the following list", "this article"
+_PAGE_POINTER = re.compile(
+    r"\b(?:sections?|tables?|lists?|charts?|figures?|articles?|pages?|see|listed|shown|given)\s+(?:below|above)\b"
+    r"|\b(?:below|above)\s*[.!?]?\s*$|\bthe following\b|\bthis (?:list|article|page|section|table|category)\b",
+    re.I,
+)
 _PARTICIPLE_OPENER = re.compile(r"\s*[A-Z][a-z]{2,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)")  # "Released on ..."
 
 
 def plain_restatement(original: str, new: str, value: str) -> None:
     """Raise NotApplicable unless the restated sentence is short and plain enough to carry a rival value
     without contradicting itself: at most 25 words, no dash, semicolon or bracket, no year other than the
-    rival's (a copied "announced on July 22, 2017 ... premiere in 2013" reads as nonsense), and not opening
-    on a preposition or adverb ("says that To date ...")."""
+    rival's (a copied "announced on July 22, 2017 ... premiere in 2013" reads as nonsense), no pointer into
+    its own page ("in the sections below"), and not opening on a preposition or adverb ("says that To date ...")."""
     if len(new.split()) > PLAIN_WORDS:
         raise NotApplicable(f"the answer sentence is longer than {PLAIN_WORDS} words")
     if _AWKWARD_PUNCTUATION.search(new):
@@ -103,6 +110,8 @@ def plain_restatement(original: str, new: str, value: str) -> None:
         raise NotApplicable("the value is hedged in its sentence ('more than 80'); a rival would not contradict it")
     if re.search(r"\b(?:which|who|whom|whose|that|and|but|or|as|while|although|though|where|when)\W*$", new):
         raise NotApplicable("the restated clause is cut before its end ('... in Iceland which,')")
+    if _PAGE_POINTER.search(new):
+        raise NotApplicable("the answer sentence points into its own page ('in the sections below'), not a fact")
     if _UNCERTAIN.search(new):
         raise NotApplicable(
             "the answer sentence is itself hedged ('uncertain', 'has been suggested'), not a plain fact"

@@ -27,12 +27,18 @@ from refusalbench.perturb.text import answer_pattern, as_question, question_body
 
 GR = tx.GRANULARITY
 _WHEN = re.compile(r"^when\b", re.I)
+# "when did / was / will ...": only a question with its auxiliary reads as one after "In exactly which year"
+# ("In exactly which year boy meets girl ...?" of a keyword query does not)
+_WHEN_AUXILIARY = re.compile(
+    r"^when\s+(?:did|does|do|was|were|is|are|will|would|has|have|had|can|could|should|shall|might|must)\b", re.I
+)
 
 
 def sharpened(item: Item) -> str | None:
-    """The query asking for the exact date or year ("On exactly what date ..."), or None unless it asks 'when'."""
+    """The query asking for the exact date or year ("On exactly what date ..."), or None unless it asks 'when'
+    with an auxiliary ("when did ...", "when was ...")."""
     body = question_body(item.query)
-    if _WHEN.match(body) and item.atype in (at.DATE, at.YEAR):
+    if _WHEN_AUXILIARY.match(body) and item.atype in (at.DATE, at.YEAR):
         exact = "on exactly what date" if item.atype == at.DATE else "in exactly which year"
         return as_question(_WHEN.sub(exact, body, count=1))
     return None
@@ -55,7 +61,7 @@ def _coarsen(item: Item, what: str) -> Proposal:
     if sharpened(item) is None:
         # "what year did ... first air" against a century, "... release date" (no question): only a 'when'
         # question is asked for the exact value
-        raise NotApplicable("the query does not ask 'when' for a date or year")
+        raise NotApplicable("the query does not ask 'when did / was ...' for a date or year")
     years = set(re.findall(r"(?<!\d)\d{4}(?!\d)", item.anchor_text))
     in_name = re.compile(rf"\b[Tt]he\s+{re.escape(item.anchor_text)}(?!\d)\s+[A-Z]") if item.atype == at.YEAR else None
 
@@ -69,6 +75,8 @@ def _coarsen(item: Item, what: str) -> Proposal:
             for m in pat.finditer(passage)
         ):
             raise NotApplicable("a time of day goes with the date ('at 8:20 p.m. on 25 September 2007')")
+        if _scopes_a_superlative(passage, years):
+            raise NotApplicable("the answer's year sets the scope of a superlative ('the most successful ... in 2005')")
         new = coarsen_passage(item, passage)
         if not _keeps_other_figures(item, passage, new):
             raise NotApplicable("the coarser wording would delete other facts (dates or figures) with the answer")
@@ -84,6 +92,24 @@ def _coarsen(item: Item, what: str) -> Proposal:
     if not item.multi:
         query = sharpened(item) or item.query
     return Proposal(query, passages, what)
+
+
+# a superlative whose scope a year sets: "the most successful premiere for Disney Channel in 2005" says something
+# else (and likely false) once the year reads "in the 2000s"
+_SUPERLATIVE_SCOPE = re.compile(
+    r"\b(?:most|least|best|worst|top|highest|lowest|largest|biggest|greatest|fastest|longest|oldest|newest|youngest|"
+    r"tallest|smallest|strongest|richest|\w{3,}iest)\b[^.;,:()]{0,60}$",
+    re.I,
+)
+
+
+def _scopes_a_superlative(passage: str, years: set[str]) -> bool:
+    """True when a mention of the answer's year bounds a superlative before it in its clause."""
+    return any(
+        _SUPERLATIVE_SCOPE.search(passage[max(0, m.start() - 80) : m.start()])
+        for y in years
+        for m in re.finditer(rf"(?<!\d){y}(?!\d)", passage)
+    )
 
 
 _OTHER_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]|20)\d\d(?![\d'’]?s\b)(?!\d)")

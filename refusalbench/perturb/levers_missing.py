@@ -25,6 +25,7 @@ from refusalbench.perturb.base import (
 from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
     DEMONYMS,
+    answer_in_query,
     defining_sentence_cut,
     fragment_left,
     points_back_after_cut,
@@ -158,6 +159,8 @@ def answer_token_purge(item: Item) -> Proposal:
     if not purgeable(item.query, item.answers, item.atype):
         # "what does a justice of the peace do": the rest of the passage still describes the answer
         raise NotApplicable("the answer is a description, definition, role or kind, not a short factoid")
+    if answer_in_query(item.query, item.answers):
+        raise NotApplicable("the query names an answer among its options; what is left can still pick it out")
     tokens = name_tokens(item) + place_adjectives(item)
     heads = answer_heads(item.answers)
 
@@ -189,6 +192,8 @@ def answer_and_subject(item: Item) -> Proposal:
     subject = item.query_words()
     if not subject:
         raise NotApplicable("the query has no content word to identify its subject")
+    if answer_in_query(item.query, item.answers):
+        raise NotApplicable("the query names an answer among its options; what is left can still pick it out")
 
     tokens = place_adjectives(item)
     heads = answer_heads(item.answers)

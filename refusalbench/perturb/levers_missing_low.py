@@ -198,13 +198,26 @@ def _parallel(passage: str, m: re.Match) -> bool:
     return any(o.group(1).split() and o.group(1).split()[0].lower() == first for o in others)
 
 
+# a figure in another unit: "(4,300 mi)", "(about 12 sq ft)", "(−128.6 °F)"
+_IN_OTHER_UNITS = re.compile(
+    r"(?:about|approximately|approx\.|around|c\.|ca\.|~)?\s*[-−–]?\d[\d,.]*\s*[^\d\s;,)]{1,8}(?:\s+\w{1,8})?"
+)
+_FIGURE_BEFORE = re.compile(r"\d[\d,.]*\s*[^\d\s(]{0,12}\s*$")
+
+
+def _conversion(passage: str, m: re.Match) -> bool:
+    """True when the bracket restates the figure just before it in other units ("7,000 kilometres (4,300 mi)"):
+    cutting it removes nothing, so there is no missing-information defect to speak of."""
+    return bool(_IN_OTHER_UNITS.fullmatch(m.group(1).strip()) and _FIGURE_BEFORE.search(passage[: m.start()]))
+
+
 @lever(MI, tx.LOW, "Parenthetical Excise", CONTEXT)
 def parenthetical_excise(item: Item) -> Proposal:
     """A bracketed aside removed; never one that holds an answer, a query word ("(who perform the theme song)"
     ties the answer to the query) or the adjective of a place the query names ("(British English)" for "in the
-    uk"), a bare abbreviation or single word ("(AFL)": nothing is lost; "(temporary)": the fact changes), an
-    exception ("(except Canada and Florida)"), part of a quoted title, one of a parallel pair, or one whose words
-    come back later."""
+    uk"), a bare abbreviation or single word ("(AFL)": nothing is lost; "(temporary)": the fact changes), a figure
+    in other units, an exception ("(except Canada and Florida)"), part of a quoted title, one of a parallel pair,
+    or one whose words come back later."""
     item.need_anchor()
     words = item.query_words()
 
@@ -220,6 +233,7 @@ def parenthetical_excise(item: Item) -> Proposal:
             and not inside_quotes(passage, m.start())
             and not _parallel(passage, m)
             and not _named_again(passage, m)
+            and not _conversion(passage, m)
         ]
         if not spans:
             return passage

@@ -17,7 +17,7 @@ import re
 from typing import Sequence
 
 from refusalbench.perturb import answer_types as at
-from refusalbench.perturb.text import split_sentences
+from refusalbench.perturb.text import contains_any, split_sentences
 
 BACK_OPENER = re.compile(
     r"^[\"'“(]*(?:Another|Also|However|This|These|That|Those|Such|Both|Either|Neither|The other|The others|"
@@ -28,7 +28,7 @@ BACK_OPENER = re.compile(
     # "After this, Apple began ...": a preposition before a pointer back
     r"|^[\"'“(]*(?:After|Before|Following|Because of|Despite|Besides|Unlike|Like|Beyond|Apart from|Except for|"
     r"In addition to|Instead of|Along with|Due to|As with|By|Of|Among|From|In|At|On|Since|Until|Through)\s+"
-    r"(?:this|that|these|those|them|which|the latter|the former|the same|such)\b"
+    r"(?:this|that|these|those|them|which|the latter|the former|the same|such|both|each|either|neither)\b"
 )
 
 _REFERS_TO_FIGURE = re.compile(
@@ -94,6 +94,12 @@ def purgeable(query: str, answers: Sequence[str], atype: str) -> bool:
     if atype in _FACTOID_TYPES:
         return True
     return atype == at.OTHER and all(at._capitalised_name(a) for a in answers)  # a title or name
+
+
+def answer_in_query(query: str, answers: Sequence[str]) -> bool:
+    """True when the query itself names an answer ("where did chocolate originate the americas spain asia"): a
+    choice among options, which what is left of the passage can still pick out once the answer's sentences go."""
+    return contains_any(query, [a for a in answers if len(a.strip()) > 2])
 
 
 MIN_WORDS_LEFT = 25
