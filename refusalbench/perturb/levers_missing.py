@@ -27,6 +27,7 @@ from refusalbench.perturb.missing_gates import (
     DEMONYMS,
     answer_in_query,
     defining_sentence_cut,
+    descriptive_question,
     fragment_left,
     points_back_after_cut,
     purgeable,
@@ -194,6 +195,8 @@ def answer_and_subject(item: Item) -> Proposal:
         raise NotApplicable("the query has no content word to identify its subject")
     if answer_in_query(item.query, item.answers):
         raise NotApplicable("the query names an answer among its options; what is left can still pick it out")
+    if descriptive_question(item.query):
+        raise NotApplicable("the question asks for a description, meaning or parts, which what is left still gives")
 
     tokens = place_adjectives(item)
     heads = answer_heads(item.answers)

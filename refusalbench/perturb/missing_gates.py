@@ -52,18 +52,19 @@ def refers_to_figure(sentence: str) -> bool:
     return bool(_REFERS_TO_FIGURE.search(sentence))
 
 
-# a pronoun for people, or a plural or "above" pointer back ("it" mostly means the passage's own subject, which stays)
+# a pronoun for people, a plural or "above" pointer back ("it" mostly means the passage's own subject, which stays),
+# "the same chart" / "the remaining ten nerves", or an "also" that adds to what went ("It also became ...")
 _PERSON_POINTER = re.compile(
     r"\b(?:he|him|his|himself|she|her|hers|herself|they|them|their|themselves|these|those|each one)\b"
-    r"|\bthe\s+(?:above|aforementioned|latter|former)\b",
+    r"|\bthe\s+(?:above|aforementioned|latter|former|same|remaining)\b|^\W*(?:\S+\s+){0,2}also\b",
     re.I,
 )
 
 
 def points_back_after_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool:
-    """True when a sentence kept right after a deleted one holds a pronoun for people or a plural pointer back
-    anywhere ("He won his first Grand Prix ..." once the sentences naming him went: "he" now takes the last name
-    left; "the above officers" once the officers went)."""
+    """True when a sentence kept right after a deleted one holds a pronoun for people or a pointer back anywhere
+    ("He won his first Grand Prix ..." once the sentences naming him went: "he" now takes the last name left;
+    "the above officers", "on the same chart" once the officers or the chart went), or adds to it ("It also ...")."""
     return any(not gone[k] and gone[k - 1] and _PERSON_POINTER.search(sents[k]) for k in range(1, len(sents)))
 
 
@@ -75,7 +76,8 @@ def refers_back_after_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool:
 # a description, definition, role, kind or reason: the rest of the passage still tells it
 _DESCRIPTIVE_Q = re.compile(
     r"\b(?:what|which)\s+(?:type|types|kind|kinds|sort|breed|species|genre|style|form|class|category|role|"
-    r"job|purpose|function|duty|duties|responsibilit\w*|meaning|definition|use|uses)\b"
+    r"job|purpose|function|duty|duties|responsibilit\w*|meaning|definition|use|uses|parts|components|divisions|"
+    r"branches|elements|members)\b|\b(?:which|that|what it)\s+means?$"
     r"|\bwhat\s+(?:does|do|did|is|are|was|were)\b.*\b(?:do|does|mean|means|stand for|used for|made of|about)$"
     r"|\b(?:job|role|purpose|function|duty|duties|meaning|definition|responsibilit\w*)\s+of\b"
     r"|^(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?[\w'-]+(?:\s+[\w'-]+)?$"
@@ -85,9 +87,15 @@ _DESCRIPTIVE_Q = re.compile(
 _FACTOID_TYPES = (at.PERSON, at.PLACE, at.ORGANISATION, at.DATE, at.YEAR, at.NUMBER)
 
 
+def descriptive_question(query: str) -> bool:
+    """True for a question that asks for a description, meaning, role, kind or the parts of something ("what
+    parts make up ...", "... zhongguo which means"): what is left of a passage keeps describing the answer."""
+    return bool(_DESCRIPTIVE_Q.search(query.strip(" ?")))
+
+
 def purgeable(query: str, answers: Sequence[str], atype: str) -> bool:
     """True for a short factoid answer (name, number, date, place) to a question that asks for one."""
-    if _DESCRIPTIVE_Q.search(query.strip(" ?")):
+    if descriptive_question(query):
         return False
     if any(len(a.split()) > 6 for a in answers):
         return False
