@@ -7,10 +7,14 @@ but the console does not see it a second time as a log line.
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
 import shutil
 import sys
 from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+from refusalbench.errors import UserError
 
 EXIT_CODE = 2
 
@@ -25,6 +29,20 @@ def print_error(exc: BaseException) -> None:
     for handler in logging.getLogger().handlers + log.handlers:
         if isinstance(handler, logging.FileHandler):
             handler.handle(record)
+
+
+def tool_main(main: Callable[[Optional[Sequence[str]]], int]) -> Callable[[Optional[Sequence[str]]], int]:
+    """A command-line tool's `main(argv) -> status` that ends on a UserError with its paragraph and EXIT_CODE."""
+
+    @functools.wraps(main)
+    def run(argv: Optional[Sequence[str]] = None) -> int:
+        try:
+            return main(argv)
+        except UserError as exc:
+            print_error(exc)
+            return EXIT_CODE
+
+    return run
 
 
 def remove_unused_run_dir(run_dir: Path, stop_at: Path) -> None:

@@ -29,6 +29,7 @@ from refusalbench.generation.consensus import FAIL, PASS
 from refusalbench.generation.parsing import CHECKLIST_GARAGE, CHECKLIST_NQ
 from refusalbench.generation.validity import VALID, is_blank, parse_verdict, validity_rates
 from refusalbench.tables import read_table
+from refusalbench.user_errors import tool_main
 
 CONTENT_COLUMNS = (
     "id",
@@ -126,16 +127,13 @@ def import_annotations(csv_path: str | Path, votes: Optional[str | Path | pd.Dat
     return summary
 
 
+@tool_main
 def main(argv: Optional[list[str]] = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not 1 <= len(args) <= 2:
         print("usage: python -m refusalbench.generation.human FILLED.csv [VOTES.parquet]", file=sys.stderr)
         return 2
-    try:
-        summary = import_annotations(args[0], args[1] if len(args) > 1 else None)
-    except UserError as exc:
-        print(f"refusalbench: error: {exc}", file=sys.stderr)
-        return 2
+    summary = import_annotations(args[0], args[1] if len(args) > 1 else None)
     print(json.dumps(summary, indent=2))
     return 0
 

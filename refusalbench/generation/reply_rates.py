@@ -22,6 +22,7 @@ from refusalbench.errors import UserError
 from refusalbench.generation.asking import CALL
 from refusalbench.metrics.intervals import wilson
 from refusalbench.tables import read_table
+from refusalbench.user_errors import tool_main
 
 NOT_MODELS = ("programmatic", "structural")
 
@@ -92,6 +93,7 @@ def format_rates(rates: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
+@tool_main
 def main(argv: Optional[list[str]] = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
@@ -102,13 +104,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         name: read_table(run / f"{name}.parquet") if (run / f"{name}.parquet").exists() else None
         for name in ("candidates", "votes")
     }
-    try:
-        if all(t is None for t in tables.values()):
-            raise UserError(f"{run} holds neither candidates.parquet nor votes.parquet.")
-        rates = reply_rates(tables["candidates"], tables["votes"])
-    except UserError as exc:
-        print(f"refusalbench: error: {exc}", file=sys.stderr)
-        return 2
+    if all(t is None for t in tables.values()):
+        raise UserError(f"{run} holds neither candidates.parquet nor votes.parquet.")
+    rates = reply_rates(tables["candidates"], tables["votes"])
     print(format_rates(rates))
     print(json.dumps(rates, indent=2))
     return 0

@@ -41,6 +41,7 @@ from refusalbench.generation.validity import (
 )
 from refusalbench.rows import as_list
 from refusalbench.tables import read_table
+from refusalbench.user_errors import tool_main
 
 log = logging.getLogger(__name__)
 
@@ -330,6 +331,7 @@ def _print_rates(title: str, rates: dict) -> None:
     print(f"\n## {title}\n\n{markdown_table(rates)}")
 
 
+@tool_main
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m refusalbench.generation.review", description=__doc__.split("\n\n")[0]
@@ -359,44 +361,40 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p_score.add_argument("--out", help="directory for validity.json and validity_rates.csv")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    try:
-        if args.command == "holdout":
-            kept, counts = holdout(args.pool, args.exclude, test_draws=not args.no_test_draws)
-            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-            Path(args.out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept), encoding="utf-8")
-            print(json.dumps(counts, indent=2))
-        elif args.command == "sample":
-            summary = sample(
-                args.table,
-                args.out,
-                args.per_cell,
-                args.seed,
-                args.max_per_question,
-                args.exclude,
-                test_draws=not args.no_test_draws,
-                unseen_items=args.unseen_items,
+    if args.command == "holdout":
+        kept, counts = holdout(args.pool, args.exclude, test_draws=not args.no_test_draws)
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept), encoding="utf-8")
+        print(json.dumps(counts, indent=2))
+    elif args.command == "sample":
+        summary = sample(
+            args.table,
+            args.out,
+            args.per_cell,
+            args.seed,
+            args.max_per_question,
+            args.exclude,
+            test_draws=not args.no_test_draws,
+            unseen_items=args.unseen_items,
+        )
+        print(json.dumps(summary, indent=2))
+    else:
+        result = score(args.sheets, args.key)
+        for path, entry in result["sheets"].items():
+            _print_rates(f"{path}: {entry['n_judged']} of {entry['n_rows']} items judged", entry["rates"])
+        if "combined" in result:
+            c = result["combined"]
+            _print_rates(
+                f"all sheets, strictest verdict per item ({c['n_items']} items, "
+                f"{100 * (c['unanimous'] or 0):.0f} % unanimous)",
+                c["rates"],
             )
-            print(json.dumps(summary, indent=2))
-        else:
-            result = score(args.sheets, args.key)
-            for path, entry in result["sheets"].items():
-                _print_rates(f"{path}: {entry['n_judged']} of {entry['n_rows']} items judged", entry["rates"])
-            if "combined" in result:
-                c = result["combined"]
-                _print_rates(
-                    f"all sheets, strictest verdict per item ({c['n_items']} items, "
-                    f"{100 * (c['unanimous'] or 0):.0f} % unanimous)",
-                    c["rates"],
-                )
-            if args.out:
-                out = Path(args.out)
-                out.mkdir(parents=True, exist_ok=True)
-                (out / "validity.json").write_text(json.dumps(result, indent=2))
-                final = result.get("combined", next(iter(result["sheets"].values())))["rates"]
-                rates_table(final).to_csv(out / "validity_rates.csv", index=False)
-    except UserError as exc:
-        print(f"refusalbench: error: {exc}", file=sys.stderr)
-        return 2
+        if args.out:
+            out = Path(args.out)
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "validity.json").write_text(json.dumps(result, indent=2))
+            final = result.get("combined", next(iter(result["sheets"].values())))["rates"]
+            rates_table(final).to_csv(out / "validity_rates.csv", index=False)
     return 0
 
 

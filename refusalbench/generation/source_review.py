@@ -34,6 +34,7 @@ from refusalbench.generation.review import combine, read_sheet, usable_rows
 from refusalbench.generation.validity import markdown_row, parse_verdict, rate_entry, strictest
 from refusalbench.rows import as_list
 from refusalbench.tables import read_table
+from refusalbench.user_errors import tool_main
 
 SHEET, KEY = "source_sheet.csv", "source_key.csv"
 
@@ -205,6 +206,7 @@ def score_sources(sheet_paths: Sequence[str | Path]) -> dict:
     return result
 
 
+@tool_main
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m refusalbench.generation.source_review", description=__doc__.split("\n\n")[0]
@@ -232,28 +234,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p_verdicts.add_argument("--key", action="append", required=True, help="a vetting key (repeat for several rounds)")
     p_verdicts.add_argument("--out", required=True)
     args = parser.parse_args(argv)
-    try:
-        if args.command == "sample":
-            print(json.dumps(sample_sources(args.table, args.out, args.n, args.seed, args.exclude), indent=2))
-        elif args.command == "vet":
-            summary = vet_sheets(args.table, args.out, args.parts, args.seed, args.prefix, args.skip, args.recheck)
-            print(json.dumps(summary, indent=2))
-        elif args.command == "verdicts":
-            print(json.dumps(write_verdicts(args.sheets, args.key, args.out), indent=2))
-        else:
-            result = score_sources(args.sheets)
-            lines = [
-                "| sheet | n | V | B | I | supported (95 % CI) | at least weakly (95 % CI) |",
-                "|---|---|---|---|---|---|---|",
-            ]
-            lines += [markdown_row(Path(p).name, e) for p, e in result["sheets"].items()]
-            if "combined" in result:
-                unanimous = f"{100 * result['combined']['unanimous']:.0f} % unanimous"
-                lines.append(markdown_row(f"strictest ({unanimous})", result["combined"]))
-            print("\n".join(lines))
-    except UserError as exc:
-        print(f"refusalbench: error: {exc}", file=sys.stderr)
-        return 2
+    if args.command == "sample":
+        print(json.dumps(sample_sources(args.table, args.out, args.n, args.seed, args.exclude), indent=2))
+    elif args.command == "vet":
+        summary = vet_sheets(args.table, args.out, args.parts, args.seed, args.prefix, args.skip, args.recheck)
+        print(json.dumps(summary, indent=2))
+    elif args.command == "verdicts":
+        print(json.dumps(write_verdicts(args.sheets, args.key, args.out), indent=2))
+    else:
+        result = score_sources(args.sheets)
+        lines = [
+            "| sheet | n | V | B | I | supported (95 % CI) | at least weakly (95 % CI) |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        lines += [markdown_row(Path(p).name, e) for p, e in result["sheets"].items()]
+        if "combined" in result:
+            unanimous = f"{100 * result['combined']['unanimous']:.0f} % unanimous"
+            lines.append(markdown_row(f"strictest ({unanimous})", result["combined"]))
+        print("\n".join(lines))
     return 0
 
 

@@ -49,3 +49,10 @@ def test_command_reads_a_run_directory(tmp_path, capsys):
     votes.to_parquet(tmp_path / "votes.parquet")
     assert main([str(tmp_path)]) == 0 and "verifier/v" in capsys.readouterr().out
     assert main([str(tmp_path / "nothing")]) == 2
+
+
+def test_command_reports_an_unreadable_table_as_a_user_error(tmp_path, capsys):
+    (tmp_path / "candidates.parquet").write_text("not a parquet file")
+    assert main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("refusalbench: error:") and "Traceback" not in err
