@@ -255,17 +255,23 @@ def sample(
 # ---- scoring ---------------------------------------------------------------------------------------
 
 
+def read_text_table(path: str | Path, columns: Sequence[str], what: str) -> pd.DataFrame:
+    """A CSV read as text (blanks stay empty strings) that must have `columns`; `what` names it in errors."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"{what.capitalize()} {path} does not exist.")
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise UserError(f"{path} is not a {what}: it lacks the column(s) {', '.join(missing)}.")
+    return table
+
+
 def read_sheet(
     path: str | Path, columns: Sequence[str] = ("item", "perturbation_class", "intensity", "verdict")
 ) -> pd.DataFrame:
     """A filled review sheet with `columns`; blank verdicts are kept (not judged), unknown words are an error."""
-    path = Path(path)
-    if not path.is_file():
-        raise UserError(f"Review sheet {path} does not exist.")
-    sheet = pd.read_csv(path, dtype=str, keep_default_na=False)
-    missing = [c for c in columns if c not in sheet.columns]
-    if missing:
-        raise UserError(f"{path} is not a review sheet: it lacks the column(s) {', '.join(missing)}.")
+    sheet = read_text_table(path, columns, "review sheet")
     bad = sheet[~sheet["verdict"].map(is_blank) & sheet["verdict"].map(parse_verdict).isna()]
     if len(bad):
         examples = ", ".join(f"{i}: {v!r}" for i, v in zip(bad["item"].head(3), bad["verdict"].head(3)))

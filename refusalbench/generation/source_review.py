@@ -30,7 +30,7 @@ from refusalbench.data.source_verdicts import COLUMNS as VERDICT_COLUMNS
 from refusalbench.data.source_verdicts import passage_id, read_verdicts
 from refusalbench.errors import UserError
 from refusalbench.generation.holdout import excluded_questions, normalise
-from refusalbench.generation.review import combine, read_sheet, usable_rows
+from refusalbench.generation.review import combine, read_sheet, read_text_table, usable_rows
 from refusalbench.generation.validity import markdown_row, parse_verdict, rate_entry, strictest
 from refusalbench.rows import as_list
 from refusalbench.tables import read_table
@@ -154,7 +154,8 @@ def write_verdicts(sheet_paths: Sequence[str | Path], key_paths: Sequence[str | 
     sheets = [read_sheet(p, columns=("item", "verdict", "notes")) for p in sheet_paths]
     if not sheets:
         raise UserError("Give at least one filled vetting sheet.")
-    key = pd.concat([read_sheet_key(p) for p in key_paths], ignore_index=True).drop_duplicates()
+    keys = [read_text_table(p, ("item", "source_id", "passage_id"), "vetting key") for p in key_paths]
+    key = pd.concat(keys, ignore_index=True).drop_duplicates()
     if key["item"].duplicated().any():
         raise UserError("Two keys give one item id different sources; give each vetting round its own --prefix.")
     rows = pd.concat(sheets, ignore_index=True)
@@ -172,18 +173,6 @@ def write_verdicts(sheet_paths: Sequence[str | Path], key_paths: Sequence[str | 
     Path(out_path).parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(out_path, index=False)
     return {"out": str(out_path), "sources": len(table), **table["verdict"].value_counts().to_dict()}
-
-
-def read_sheet_key(path: str | Path) -> pd.DataFrame:
-    """A vetting key (item, source_id, passage_id)."""
-    path = Path(path)
-    if not path.is_file():
-        raise UserError(f"Key {path} does not exist.")
-    key = pd.read_csv(path, dtype=str, keep_default_na=False)
-    missing = [c for c in ("item", "source_id", "passage_id") if c not in key.columns]
-    if missing:
-        raise UserError(f"{path} is not a vetting key: it lacks the column(s) {', '.join(missing)}.")
-    return key
 
 
 def score_sources(sheet_paths: Sequence[str | Path]) -> dict:
