@@ -120,11 +120,8 @@ _BACK_REFERENCE = re.compile(
     r"(?:later|earlier|after|before|prior)|(?:years?|months?|decades?)\s+later)\b",
     re.I,
 )
-_DURATION = re.compile(
-    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
-    r"sixty|hundred|several|many)[\s-]+(?:years?|decades?)\b",
-    re.I,
-)
+_COUNT_WORDS = sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True) + ["several", "many"]
+_DURATION = re.compile(rf"\b(?:\d+|{'|'.join(_COUNT_WORDS)})[\s-]+(?:years?|decades?)\b", re.I)
 
 
 def dated_only_coarsely(passage: str) -> None:
