@@ -14,22 +14,17 @@ from refusalbench.errors import UserError
 from refusalbench.paths import CONF_DIR
 from refusalbench.planning import format_table, measure, plan_run
 from refusalbench.stages import check, generate
-from tests.support.generation import ScriptedLayer, context_with, generator_reply, make_cfg, single_base, write_base
+from tests.support.generation import (
+    ScriptedLayer,
+    context_with,
+    generator_reply,
+    landmarks_nq_file,
+    make_cfg,
+    single_base,
+    write_base,
+)
 
 register_configs()
-
-
-def _nq_file(tmp_path, n=100):
-    path = tmp_path / "nq100.jsonl"
-    with path.open("w") as fh:
-        for i in range(n):
-            rec = {
-                "question": f"who built landmark number {i}",
-                "answers": [f"Builder {i}"],
-                "ctxs": [{"title": f"Landmark {i}", "text": f"Landmark {i} was built by Builder {i} in {1800 + i}."}],
-            }
-            fh.write(json.dumps(rec) + "\n")
-    return path
 
 
 def _compose(overrides):
@@ -46,7 +41,7 @@ def test_paper_nq_dry_run_counts(tmp_path, small_sample):
     cfg = _compose(
         [
             "experiment=paper_nq",
-            f"dataset.path={_nq_file(tmp_path)}",
+            f"dataset.path={landmarks_nq_file(tmp_path)}",
             "run.dry_run=true",
             f"cache.dir={tmp_path / 'cache'}",
         ]

@@ -200,21 +200,6 @@ def test_structural_generator_rejected(tmp_path):
         run_generate(tmp_path, good, generators={"s": ModelConfig(name="structural", backend="structural")})
 
 
-def _nq_file(tmp_path, n=100):
-    path = tmp_path / "nq100.jsonl"
-    with path.open("w") as fh:
-        for i in range(n):
-            rec = {
-                "question": f"who built landmark number {i}",
-                "answers": [f"Builder {i}"],
-                "ctxs": [
-                    {"title": f"Landmark {i}", "text": f"Landmark number {i} was built by Builder {i} in {1800 + i}."}
-                ],
-            }
-            fh.write(json.dumps(rec) + "\n")
-    return path
-
-
 def _fake_perturb(multi_style):
     import types
 

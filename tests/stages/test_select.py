@@ -208,16 +208,15 @@ def test_end_to_end_multi_passage(tmp_path):
 
 def test_multi_passage_nq_end_to_end_with_test_server(tmp_path, test_server):
     from refusalbench.context import RunContext
-    from refusalbench.paths import PACKAGE_DATA_DIR
     from tests.support.configs import model_cfg_for
-    from tests.support.generation import server_responder
+    from tests.support.generation import landmarks_nq_file, server_responder
 
     test_server.set_responder(server_responder())
     gen = {"gpt": model_cfg_for(test_server, "gpt-test", max_tokens=4000)}
     ver = {"gpt": model_cfg_for(test_server, "gpt-test"), "claude": model_cfg_for(test_server, "claude-test")}
     cfg = make_cfg(tmp_path, gen, ver)
     cfg.dataset = DatasetConfig(
-        kind="nq_multi", path=str(PACKAGE_DATA_DIR / "nq_sample.jsonl"), multi_passage=True, n_base=2
+        kind="nq_multi", path=str(landmarks_nq_file(tmp_path, 20)), multi_passage=True, n_base=2
     )
     ctx = RunContext(cfg=cfg, run_dir=tmp_path / "run")
     try:

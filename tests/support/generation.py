@@ -86,9 +86,12 @@ def answers_of(prompt: str) -> list[str]:
 
 
 def scrub(text: str, answers: list[str]) -> str:
-    for a in answers:
+    """The text with every answer, and every capitalised word of a longer answer ("Cousins" of "Robin Cousins"),
+    replaced by "an engineer"."""
+    words = {w for a in answers if len(a.split()) > 1 for w in re.findall(r"\b[A-Z][\w'-]{3,}", a)}
+    for a in sorted(answers, key=len, reverse=True) + sorted(words):
         text = re.sub(
-            re.escape(a),
+            rf"\b{re.escape(a)}\b" if a in words else re.escape(a),
             lambda m: "An engineer" if re.search(r"(^|[.!?]\s+)$", m.string[: m.start()]) else "an engineer",
             text,
             flags=re.I,
@@ -120,7 +123,15 @@ def _multi_fields(prompt: str, cls: str, intensity: str) -> dict:
     if cls == "P-FalsePremise":
         out["perturbed_query"] = f"Why did{MARK[intensity]} " + query
     elif cls == "P-Contradiction":
-        rival = scrub(signal[0][1], answers_of(prompt)) if signal else "someone else did it."
+        # every sentence of the signal passages that states an answer, restated with the answer replaced
+        answers = answers_of(prompt)
+        stating = [
+            s
+            for _, text in signal
+            for s in re.split(r"(?<=[.!?])\s+", text)
+            if any(a.lower() in s.lower() for a in answers)
+        ]
+        rival = scrub(" ".join(stating), answers) if stating else "someone else did it."
         out["perturbed_noise_passages"] = [
             {"passage": "N1", "perturbed_text": f"A rival account{MARK[intensity]} says: {rival}"}
         ]
@@ -186,6 +197,20 @@ def make_cfg(
     )
     cfg.pipeline.stages = ["generate", "check", "verify", "select"]
     return cfg
+
+
+def landmarks_nq_file(tmp_path: Path, n: int = 100) -> Path:
+    """An NQ-open oracle file of `n` questions about made-up landmarks ("who built landmark number 3")."""
+    path = tmp_path / f"nq{n}.jsonl"
+    with path.open("w") as fh:
+        for i in range(n):
+            rec = {
+                "question": f"who built landmark number {i}",
+                "answers": [f"Builder {i}"],
+                "ctxs": [{"title": f"Landmark {i}", "text": f"Landmark {i} was built by Builder {i} in {1800 + i}."}],
+            }
+            fh.write(json.dumps(rec) + "\n")
+    return path
 
 
 def write_base(tmp_path: Path, df: pd.DataFrame) -> str:
