@@ -1,9 +1,10 @@
 """Build the bundled NQ sample (refusalbench/data/files/nq_sample.jsonl) from the NQ-open oracle pool.
 
-    python -m refusalbench.data.make_sample POOL OUT [--n 30] [--seed 42] [--max-words 120]
+    python -m refusalbench.data.make_sample POOL OUT [--n 30] [--seed 42] [--max-words 120] [--verdicts FILE]
 
 Keeps questions whose gold passage has at most ``--max-words`` words (so a tiny local model
-evaluates quickly) and contains one of the answers (case-insensitive), draws ``--n`` of them with
+evaluates quickly), contains one of the answers (case-insensitive) and, with ``--verdicts`` (default: the
+bundled source verdicts), was judged to support a gold answer (verdict ``V``); draws ``--n`` of them with
 ``--seed`` (file order kept) and writes them in the oracle format reduced to ``question``,
 ``answers`` and ``ctxs[0].title/text``.
 """
@@ -14,8 +15,14 @@ import argparse
 import json
 import random
 from pathlib import Path
+from typing import Optional
 
+from refusalbench.data import nq
 from refusalbench.data.records import contains_answer
+from refusalbench.data.source_verdicts import passage_id, read_verdicts
+from refusalbench.paths import PACKAGE_DATA_DIR
+
+DEFAULT_VERDICTS = PACKAGE_DATA_DIR / "nq_source_verdicts.csv"
 
 
 def _usable(row: dict, max_words: int) -> bool:
@@ -26,10 +33,23 @@ def _usable(row: dict, max_words: int) -> bool:
     return isinstance(passage, str) and len(passage.split()) <= max_words and contains_answer(passage, row["answers"])
 
 
-def make_sample(pool: Path, out: Path, n: int = 30, seed: int = 42, max_words: int = 120) -> int:
-    """Write the sample to ``out``; return how many usable questions the pool had."""
+def _verdict_key(row: dict) -> tuple[str, str]:
+    item = nq.parse(row)
+    return item.source_id, passage_id(item.context)
+
+
+def make_sample(
+    pool: Path, out: Path, n: int = 30, seed: int = 42, max_words: int = 120, verdicts: Optional[Path] = None
+) -> int:
+    """Write the sample to ``out``; return how many usable questions the pool had.
+
+    With `verdicts` (a source-verdict file), only questions whose passage it judges supported (V) are usable.
+    """
     rows = [json.loads(line) for line in pool.read_text(encoding="utf-8").splitlines() if line.strip()]
     usable = [row for row in rows if _usable(row, max_words)]
+    if verdicts is not None:
+        judged = read_verdicts(verdicts)
+        usable = [row for row in usable if judged.get(_verdict_key(row)) == "V"]
     if len(usable) < n:
         raise SystemExit(f"Only {len(usable)} usable questions in {pool}; need {n}.")
     chosen = sorted(random.Random(seed).sample(range(len(usable)), n))
@@ -54,8 +74,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--n", type=int, default=30)
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--max-words", type=int, default=120)
+    parser.add_argument(
+        "--verdicts", type=Path, default=DEFAULT_VERDICTS, help="source verdict file: keep the supported (V) only"
+    )
     args = parser.parse_args(argv)
-    usable = make_sample(args.pool, args.out, args.n, args.seed, args.max_words)
+    usable = make_sample(args.pool, args.out, args.n, args.seed, args.max_words, args.verdicts)
     print(f"Wrote {args.n} of {usable} usable questions to {args.out}")
 
 

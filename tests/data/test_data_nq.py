@@ -121,6 +121,35 @@ def test_make_sample_is_reproducible(tmp_path):
     assert all(r["question"] != "question number 99?" for r in rows)
 
 
+def test_make_sample_draws_only_supported_sources_when_given_verdicts(tmp_path):
+    from refusalbench.data import nq
+    from refusalbench.data.make_sample import make_sample
+    from refusalbench.data.source_verdicts import passage_id
+
+    records = [oracle(i) for i in range(8)]
+    pool = write_jsonl(tmp_path / "pool.jsonl", records)
+    verdicts = tmp_path / "verdicts.csv"
+    lines = ["source_id,passage_id,verdict,notes"]
+    for i, rec in enumerate(records):
+        item = nq.parse(rec)
+        lines.append(f"{item.source_id},{passage_id(item.context)},{'V' if i < 4 else 'B'},")
+    verdicts.write_text("\n".join(lines) + "\n")
+    assert make_sample(pool, tmp_path / "s.jsonl", n=4, seed=1, verdicts=verdicts) == 4
+    drawn = {json.loads(line)["question"] for line in (tmp_path / "s.jsonl").read_text().splitlines()}
+    assert drawn == {f"question number {i}?" for i in range(4)}
+    with pytest.raises(SystemExit, match="Only 4 usable"):
+        make_sample(pool, tmp_path / "t.jsonl", n=5, seed=1, verdicts=verdicts)
+
+
+def test_bundled_sample_questions_all_have_a_supported_source():
+    from refusalbench.data.source_verdicts import passage_id, read_verdicts
+
+    verdicts = read_verdicts(PACKAGE_DATA_DIR / "nq_source_verdicts.csv")
+    items = load_base(DatasetConfig(kind="nq", path=str(PACKAGE_DATA_DIR / "nq_sample.jsonl"), source_verdicts=None))
+    keys = zip(items.table["source_id"], items.table["context"].map(passage_id))
+    assert [verdicts.get(k) for k in keys] == ["V"] * 30
+
+
 @pytest.mark.parametrize("name", sorted(p.stem for p in (CONF_DIR / "dataset").glob("*.yaml")))
 def test_dataset_presets_fit_the_schema(name):
     register_configs()
