@@ -93,6 +93,13 @@ def place_adjectives(item: Item) -> list[str]:
     return sorted(forms)
 
 
+def demonym_places(item: Item) -> list[str]:
+    """The countries of a people the answer names by its adjective ("England" of "the English", "English
+    settlers"): a text that keeps the country ("exploring the coast for England in 1498") still points to it."""
+    leads = {m.group(1) for a in item.answers if (m := re.match(r"\s*(?:the\s+)?([A-Z][a-z]+)\b", a))}
+    return sorted(place for place, adjective in DEMONYMS.items() if adjective in leads)
+
+
 def answer_heads(answers: list[str]) -> list[str]:
     """The last two words of an answer of three or more ("dorsal root" of "the distal dorsal root"): a text that
     keeps them still gives the answer at a coarser level."""
@@ -162,7 +169,7 @@ def answer_token_purge(item: Item) -> Proposal:
         raise NotApplicable("the answer is a description, definition, role or kind, not a short factoid")
     if answer_in_query(item.query, item.answers):
         raise NotApplicable("the query names an answer among its options; what is left can still pick it out")
-    tokens = name_tokens(item) + place_adjectives(item)
+    tokens = name_tokens(item) + place_adjectives(item) + demonym_places(item)
     heads = answer_heads(item.answers)
 
     def names(s: str) -> bool:
@@ -198,7 +205,7 @@ def answer_and_subject(item: Item) -> Proposal:
     if descriptive_question(item.query):
         raise NotApplicable("the question asks for a description, meaning or parts, which what is left still gives")
 
-    tokens = place_adjectives(item)
+    tokens = place_adjectives(item) + demonym_places(item)
     heads = answer_heads(item.answers)
 
     def about_subject(s: str) -> bool:
