@@ -19,7 +19,7 @@ from typing import Optional
 
 from refusalbench.data import nq
 from refusalbench.data.records import contains_answer
-from refusalbench.data.source_verdicts import passage_id, read_verdicts
+from refusalbench.data.source_verdicts import read_verdicts, verdict_of
 from refusalbench.paths import PACKAGE_DATA_DIR
 
 DEFAULT_VERDICTS = PACKAGE_DATA_DIR / "nq_source_verdicts.csv"
@@ -33,11 +33,6 @@ def _usable(row: dict, max_words: int) -> bool:
     return isinstance(passage, str) and len(passage.split()) <= max_words and contains_answer(passage, row["answers"])
 
 
-def _verdict_key(row: dict) -> tuple[str, str]:
-    item = nq.parse(row)
-    return item.source_id, passage_id(item.context)
-
-
 def make_sample(
     pool: Path, out: Path, n: int = 30, seed: int = 42, max_words: int = 120, verdicts: Optional[Path] = None
 ) -> int:
@@ -49,7 +44,8 @@ def make_sample(
     usable = [row for row in rows if _usable(row, max_words)]
     if verdicts is not None:
         judged = read_verdicts(verdicts)
-        usable = [row for row in usable if judged.get(_verdict_key(row)) == "V"]
+        items = [nq.parse(row) for row in usable]
+        usable = [row for row, item in zip(usable, items) if verdict_of(judged, item.source_id, item.context) == "V"]
     if len(usable) < n:
         raise SystemExit(f"Only {len(usable)} usable questions in {pool}; need {n}.")
     chosen = sorted(random.Random(seed).sample(range(len(usable)), n))

@@ -46,11 +46,16 @@ def read_verdicts(path: str | Path) -> dict[tuple[str, str], str]:
     return dict(zip(zip(table["source_id"], table["passage_id"]), verdicts))
 
 
+def verdict_of(verdicts: dict[tuple[str, str], str], source_id: str, context: str) -> str | None:
+    """The verdict a file gives this source with this passage (None when it does not judge them)."""
+    return verdicts.get((source_id, passage_id(context)))
+
+
 def split_by_verdict(items: list, verdicts: dict[tuple[str, str], str]) -> tuple[list, dict[str, int]]:
     """The items whose source is supported or unvetted, and how many were weak, unsupported or unvetted."""
     kept, counts = [], {"weak": 0, "unsupported": 0, "unvetted": 0}
     for item in items:
-        verdict = verdicts.get((item.source_id, passage_id(item.context)))
+        verdict = verdict_of(verdicts, item.source_id, item.context)
         if verdict is None:
             counts["unvetted"] += 1
         elif verdict != "V":

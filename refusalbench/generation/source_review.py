@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 import pandas as pd
 
 from refusalbench.data.source_verdicts import COLUMNS as VERDICT_COLUMNS
-from refusalbench.data.source_verdicts import passage_id, read_verdicts
+from refusalbench.data.source_verdicts import passage_id, read_verdicts, verdict_of
 from refusalbench.errors import UserError
 from refusalbench.generation.holdout import excluded_questions, normalise
 from refusalbench.generation.review import combine, read_sheet, read_text_table, usable_rows
@@ -121,13 +121,13 @@ def vet_sheets(
     if parts < 1:
         raise UserError("--parts must be at least 1.")
     sources = _vetting_rows(table_path)
-    pairs = list(zip(sources["source_id"], sources["original_context"].map(lambda c: passage_id(str(c)))))
+    pairs = list(zip(sources["source_id"], sources["original_context"].map(str)))
     if skip is not None:
         judged = read_verdicts(skip)
-        sources = sources[[pair not in judged for pair in pairs]]
+        sources = sources[[verdict_of(judged, *pair) is None for pair in pairs]]
     elif recheck is not None:
         judged = read_verdicts(recheck)
-        sources = sources[[judged.get(pair) == "V" for pair in pairs]]
+        sources = sources[[verdict_of(judged, *pair) == "V" for pair in pairs]]
     if sources.empty:
         raise UserError(f"{table_path} holds no source question left to vet.")
     sheet, key = _sheet(sources.sample(frac=1, random_state=seed), prefix, 4)
