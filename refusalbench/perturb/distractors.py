@@ -20,6 +20,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.text import contains, normalise_space, strip_stop
+from refusalbench.perturb.work_index import WorkQuestion, index_works
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,7 @@ class DistractorPool:
     by_topic: dict[str, list[str]] = field(default_factory=dict)  # "type|content word of the question" -> answers
     kinds: dict[str, str] = field(default_factory=dict)  # answer -> "individual" | "group" (people, from its passage)
     articles: dict[str, bool] = field(default_factory=dict)  # answer -> whether its passage writes "the" before it
+    works: dict[str, list[WorkQuestion]] = field(default_factory=dict)  # "relation|kind" -> rows (work_index)
 
     @classmethod
     def from_base(cls, base_table: Any) -> DistractorPool:
@@ -105,7 +107,8 @@ class DistractorPool:
         by_topic: dict[str, set[str]] = {}
         kinds: dict[str, str] = {}
         articles: dict[str, bool] = {}
-        for row in _rows(base_table):
+        rows = _rows(base_table)
+        for row in rows:
             query = str(row.get("query") or row.get("question") or "")
             texts = [normalise_space(str(row["context"]))] if row.get("context") else []
             texts += [normalise_space(str(p)) for p in _listify(row.get("passages")) if str(p).strip()]
@@ -144,6 +147,7 @@ class DistractorPool:
             {k: sorted(v) for k, v in by_topic.items()},
             kinds,
             articles,
+            index_works(rows),
         )
 
     @classmethod

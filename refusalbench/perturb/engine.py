@@ -22,6 +22,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import (  # noqa: F401 - importing the modules registers their levers
     levers_ambiguity,
+    levers_ambiguity_pair,
     levers_contradiction,
     levers_epistemic,
     levers_granularity,
@@ -33,7 +34,7 @@ from refusalbench.perturb import (  # noqa: F401 - importing the modules registe
 from refusalbench.perturb.base import BOTH, QUERY, REGISTRY, Item, LeverImpl, NotApplicable, Proposal
 from refusalbench.perturb.distractors import DistractorPool
 from refusalbench.perturb.grounding import weak_grounding
-from refusalbench.perturb.text import contains_any, is_clean, normalise_space, raw_contains_any, tidy
+from refusalbench.perturb.text import contains_any, is_clean, normalise_space, raw_contains_any, tidy_paragraphs
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +228,7 @@ def _generate(
         except NotApplicable as exc:
             reasons.append(f"{impl.name}: {exc}")
             continue
-        out.passages = [tidy(new) if new != old else old for new, old in zip(out.passages, item.passages)]
+        out.passages = [tidy_paragraphs(new) if new != old else old for new, old in zip(out.passages, item.passages)]
         bad = violations(item, out, cls, intensity)
         if bad:
             reasons.append(f"{impl.name}: {'; '.join(bad)}")

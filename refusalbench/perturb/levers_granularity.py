@@ -2,9 +2,10 @@
 
 MEDIUM states the answer several levels coarser than the query asks (an exact date as its decade, a
 year as its century), the query sharpened to ask for the exact value ("On exactly what date ...").
-LOW and HIGH have no rule-based lever. In blind review "Roughly how many ...?" of an exact figure (LOW)
-made a nominal gap (4 of 7 borderline), and "In what year ...?" of a full date expected a reply that is
-only part of the gold answer; at HIGH the exact date stated as its century read as the same change as
+LOW asks for the year of an event the passage dates to the month or day, only where a gold answer is that
+year. In blind review "Roughly how many ...?" of an exact figure (LOW) made a nominal gap (4 of 7
+borderline), and "In what year ...?" of a full-date gold answer expected a reply that is only part of it.
+HIGH has no rule-based lever: at HIGH the exact date stated as its century read as the same change as
 MEDIUM, and a worldwide average asked of one town's population as missing data, not scale.
 """
 
@@ -17,6 +18,7 @@ from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import (
     CONTEXT,
     PREPOSITIONS,
+    QUERY,
     Item,
     NotApplicable,
     Proposal,
@@ -217,3 +219,59 @@ def _temporal_slot_ok(item: Item) -> None:
                 named = _NAMED_BEFORE.search(before)
                 if named and named.group(1).lower() not in PREPOSITIONS:
                     raise NotApplicable("the year follows a name ('Christmas 2009', 'the Punishment Act, 1997')")
+
+
+_DO_AUXILIARY = re.compile(r"^when\s+(?:did|does|do)\s", re.I)
+# words after which an -ed word is an adjective or participle, not the question's verb ("the united kingdom",
+# "become a publicly traded company")
+_BEFORE_PARTICIPLE = re.compile(r"^(?:the|a|an|be|become|became|get|got|been|is|was|\w+ly)$", re.I)
+
+
+def _did_with_past_form(body: str) -> bool:
+    """True for "when did the united kingdom entered ...": a source typo that "In what year did ..." would keep."""
+    if not _DO_AUXILIARY.match(body):
+        return False
+    words = re.findall(r"[\w'’]+", body)[2:]
+    return any(
+        len(w) > 4 and w.lower().endswith("ed") and i > 0 and not _BEFORE_PARTICIPLE.match(words[i - 1])
+        for i, w in enumerate(words)
+    )
+
+
+_MONTH_DATE_BEFORE = re.compile(
+    rf"\b(?:{at.MONTH_NAMES})\.?(?:\s+\d{{1,2}})?,?\s*$|\b\d{{1,2}}\s+(?:{at.MONTH_NAMES})\.?,?\s*$"
+)
+
+
+@lever(GR, tx.LOW, "Year Asked of a Dated Event", QUERY)
+def year_of_dated_event(item: Item) -> Proposal:
+    """ "In what year did ...?" where the passage dates the answer to the month or day and a gold answer is the
+    bare year: one level apart, bridged by reading the year off the date.
+
+    Declined unless a gold answer is the year itself (a reply of "1983" against only "June 24, 1983" may be
+    scored wrong, as a blind review noted), and where the passage also states the year on its own ("in 1983"):
+    then the question and the passage are at the same level."""
+    if item.multi:
+        raise NotApplicable("the multi-passage Granularity target is the context")
+    body = question_body(item.query)
+    if not _WHEN_AUXILIARY.match(body):
+        raise NotApplicable("the query does not ask 'when did / was ...'")
+    if _did_with_past_form(body):
+        raise NotApplicable(
+            "the query pairs 'did' with a past form ('did the united kingdom entered'), kept by the new question"
+        )
+    years = [m.group("y") for a in item.answers if (m := at.YEAR_RE.fullmatch(a.strip()))]
+    if not years:
+        raise NotApplicable("no gold answer is the bare year")
+    passage = item.passages[0]
+    mentions = [m for y in years for m in re.finditer(rf"(?<![\d,.])({re.escape(y)})(?!\d)", passage)]
+    if not mentions:
+        raise NotApplicable("the passage does not state the answer's year")
+    for m in mentions:
+        if not _MONTH_DATE_BEFORE.search(passage[max(0, m.start() - 20) : m.start()]):
+            raise NotApplicable("the passage states the year on its own ('in 1983'); nothing to read it off")
+    return Proposal(
+        as_question(_WHEN.sub("in what year", body, count=1)),
+        list(item.passages),
+        "Asked for the year of an event the passage dates to the month or day.",
+    )

@@ -110,6 +110,11 @@ def tidy(text: str) -> str:
     return normalise_space(text)
 
 
+def tidy_paragraphs(text: str) -> str:
+    """`tidy` within each paragraph; the blank lines between paragraphs stay."""
+    return "\n\n".join(tidy(p) for p in text.split("\n\n"))
+
+
 def capitalise(text: str) -> str:
     """Upper-case the first letter (after any opening quote/bracket)."""
     for i, ch in enumerate(text):

@@ -129,14 +129,14 @@ SONGS = [
 SONG_POOL = DistractorPool.from_base(SONGS)
 
 
-def test_pronoun_lever_makes_the_subject_a_pronoun_and_medium_high_decline():
+def test_pronoun_lever_makes_the_subject_a_pronoun_and_medium_high_need_whole_leads():
     row = dict(SONGS[0], query="who sang the song yakety yak first")
     low = generate_programmatic(row, tx.AMBIGUITY, tx.LOW, 0, SONG_POOL, lever="Salient-antecedent Pronoun")
     assert low["perturbed_query"] == "Who sang it first?" and low["perturbed_context"] == SONGS[0]["context"]
     with pytest.raises(NotApplicable, match="too little"):  # "Who sang it?" asks nearly nothing
         generate_programmatic(SONGS[0], tx.AMBIGUITY, tx.LOW, 0, SONG_POOL, lever="Salient-antecedent Pronoun")
-    for intensity in (tx.MEDIUM, tx.HIGH):  # a pronoun beside an unrelated added passage is no genuine ambiguity
-        with pytest.raises(NotApplicable, match="none implemented"):
+    for intensity in (tx.MEDIUM, tx.HIGH):  # no pronoun beside one sentence of an unrelated passage (too weak)
+        with pytest.raises(NotApplicable, match="fewer than"):  # only other songs' whole leads (too short here)
             generate_programmatic(SONGS[0], tx.AMBIGUITY, intensity, 0, SONG_POOL)
 
 

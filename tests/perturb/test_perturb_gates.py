@@ -92,7 +92,9 @@ def test_false_premise_low_misdates_the_work_in_a_name_slot_only():
 
 
 def test_granularity_levels():
-    with pytest.raises(NotApplicable):  # "In what year ...?": the year alone is scored against the full date
+    with pytest.raises(
+        NotApplicable, match="bare year"
+    ):  # "In what year ...?": the year alone is scored against the full date
         gen(OPENING, tx.GRANULARITY, tx.LOW)
     med = gen(OPENING, tx.GRANULARITY, tx.MEDIUM)
     assert "released in the 1980s in cinemas" in med["perturbed_context"]
@@ -298,15 +300,16 @@ def _lever(row, cls, intensity, lever):
     return generate_programmatic(row, cls, intensity, 0, DistractorPool.from_base([row]), lever=lever)
 
 
-def test_granularity_low_is_out_of_rotation():
+def test_granularity_low_takes_no_count():
     row = {
         "source_id": "rq",
         "query": "how many arches does the bridge have",
         "answers": ["38"],
         "context": "The old bridge has 38 arches. It was built of stone.",
     }
-    # "Roughly how many arches ...?" of an exact 38: a nominal gap (blind review: 4 of 7 borderline)
-    with pytest.raises(NotApplicable, match="none implemented"):
+    # "Roughly how many arches ...?" of an exact 38: a nominal gap (blind review: 4 of 7 borderline); LOW asks
+    # only the year of a dated event
+    with pytest.raises(NotApplicable, match="does not ask 'when"):
         _lever(row, tx.GRANULARITY, tx.LOW, None)
 
 
