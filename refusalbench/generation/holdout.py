@@ -96,18 +96,32 @@ def quoted_in_repository(questions: Iterable[str], root: Path = REPO_ROOT, skip_
     return {q for q in questions if q and q in text}
 
 
-def reviewed_cells(root: Path = REPO_ROOT) -> set[tuple[str, str, str]]:
-    """(normalised question, class, intensity) of every item that a sheet of an earlier review shows."""
+def shown_items(root: Path = REPO_ROOT) -> set[tuple[str, str, str, str]]:
+    """(normalised question, class, intensity, perturbed text) of every item that a sheet of an earlier review shows;
+    the text is the perturbed question and context with their spacing collapsed ('' where the sheet has none)."""
     from refusalbench.tables import read_table
 
-    cells = set()
+    items = set()
     for sheet in sorted((root / REVIEW_RECORDS).rglob("*.csv")):
         table = read_table(sheet)
         if {"original_question", "perturbation_class", "intensity"} <= set(table.columns):
-            cells.update(
-                zip(table["original_question"].map(normalise), table["perturbation_class"], table["intensity"])
+            blank = [""] * len(table)
+            columns = (table[c] if c in table.columns else blank for c in ("perturbed_question", "perturbed_context"))
+            texts = [perturbed_text(q, c) for q, c in zip(*columns)]
+            items.update(
+                zip(table["original_question"].map(normalise), table["perturbation_class"], table["intensity"], texts)
             )
-    return cells
+    return items
+
+
+def perturbed_text(query: object, context: object) -> str:
+    """An item's perturbed question and context as one string, spacing collapsed (to compare with a sheet's)."""
+    return " ".join(" ".join(str(x) for x in (query, context) if isinstance(x, str)).split())
+
+
+def reviewed_cells(root: Path = REPO_ROOT) -> set[tuple[str, str, str]]:
+    """(normalised question, class, intensity) of every item that a sheet of an earlier review shows."""
+    return {item[:3] for item in shown_items(root)}
 
 
 @functools.lru_cache(maxsize=4)

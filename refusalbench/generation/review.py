@@ -8,7 +8,8 @@
 to generate the items to review from. ``sample`` draws ``--per-cell`` items from each of the 18 class × intensity
 cells of a benchmark, checked or candidates table (only held-out questions, a question at most
 ``--max-per-question`` times; with ``--unseen-items``, also questions only earlier reviews quoted, in the cells
-where no review showed them) and writes ``review_sheet.csv`` (what the annotator sees: the item, the label's
+where no review showed them; with ``--unseen-texts``, in any cell, items whose perturbed text no review showed)
+and writes ``review_sheet.csv`` (what the annotator sees: the item, the label's
 meaning, no generator, lever or reasoning) and ``review_key.csv`` (which candidate, generator and lever each
 item is). ``score`` reads filled sheets (one per annotator) and prints strict and lenient valid rates with
 Wilson intervals; the protocol is in docs/validity.md.
@@ -28,7 +29,15 @@ import pandas as pd
 
 from refusalbench import taxonomy as tx
 from refusalbench.errors import UserError
-from refusalbench.generation.holdout import REPO_ROOT, excluded_questions, holdout, normalise, reviewed_cells
+from refusalbench.generation.holdout import (
+    REPO_ROOT,
+    excluded_questions,
+    holdout,
+    normalise,
+    perturbed_text,
+    reviewed_cells,
+    shown_items,
+)
 from refusalbench.generation.ids import seed_for
 from refusalbench.generation.validity import (
     VALID,
@@ -200,28 +209,37 @@ def sample(
     test_draws: bool = True,
     unseen_items: bool = False,
     root: Path = REPO_ROOT,
+    unseen_texts: bool = False,
 ) -> dict:
     """Draw the review set from `table_path`, write the sheet and key to `out_dir`; returns a summary.
 
-    With `unseen_items`, a question that only earlier reviews quote is usable in the cells where none showed it.
+    With `unseen_items`, a question that only earlier reviews quote is usable in the cells where none showed it;
+    with `unseen_texts`, also in the cells they showed, as long as no sheet showed this item's perturbed text.
     """
     from refusalbench.levers import load_catalogue
 
     if per_cell < 1 or max_per_question < 1:
         raise UserError("--per-cell and --max-per-question must be at least 1.")
+    if unseen_items and unseen_texts:
+        raise UserError("Give --unseen-items or --unseen-texts, not both.")
     rows = usable_rows(read_table(table_path))
+    reuse = unseen_items or unseen_texts
     reasons = excluded_questions(
-        rows["original_query"].unique(), exclude, root, test_draws=test_draws, skip_reviews=unseen_items
+        rows["original_query"].unique(), exclude, root, test_draws=test_draws, skip_reviews=reuse
     )
     excluded = set().union(*reasons.values())
     questions = rows["original_query"].map(normalise)
     keep = ~questions.isin(excluded)
     reviewed = pd.Series(False, index=rows.index)
-    if unseen_items:
-        seen = reviewed_cells(root)
-        reviewed = pd.Series(
-            [cell in seen for cell in zip(questions, rows["perturbation_class"], rows["intensity"])], index=rows.index
-        )
+    if reuse:
+        keys = list(zip(questions, rows["perturbation_class"], rows["intensity"]))
+        if unseen_texts:
+            seen = shown_items(root)
+            texts = [perturbed_text(q, c) for q, c in zip(rows["perturbed_query"], rows.get("perturbed_context", ""))]
+            keys = [(*k, t) for k, t in zip(keys, texts)]
+        else:
+            seen = reviewed_cells(root)
+        reviewed = pd.Series([k in seen for k in keys], index=rows.index)
         keep &= ~reviewed
     held_out = rows[keep].reset_index(drop=True)
     drawn, short = draw_review_set(held_out, per_cell, seed, max_per_question)
@@ -238,6 +256,7 @@ def sample(
         "items_from_excluded_questions": int((~keep & ~reviewed).sum()),
         "items_reviewed_before": int(reviewed.sum()),
         "unseen_items": unseen_items,
+        "unseen_texts": unseen_texts,
         "sampled": len(sheet),
         "source_questions": int(key["source_id"].nunique()),
         "per_cell": per_cell,
@@ -352,11 +371,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p_sample.add_argument("--per-cell", type=int, default=5)
     p_sample.add_argument("--seed", type=int, default=42)
     p_sample.add_argument("--max-per-question", type=int, default=3)
-    p_sample.add_argument(
+    reuse = p_sample.add_mutually_exclusive_group()
+    reuse.add_argument(
         "--unseen-items",
         action="store_true",
         help="also draw from questions that only earlier reviews quote, in the cells where none showed them "
         "(a weaker hold-out, for when the held-out questions are used up)",
+    )
+    reuse.add_argument(
+        "--unseen-texts",
+        action="store_true",
+        help="also draw from questions that only earlier reviews quote, in any cell, items whose perturbed text "
+        "no review showed (weaker still: gates may have been written from other texts of the same item)",
     )
     for p in (p_hold, p_sample):
         p.add_argument("--exclude", action="append", default=[], help="a file of further questions to leave out")
@@ -382,6 +408,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             args.exclude,
             test_draws=not args.no_test_draws,
             unseen_items=args.unseen_items,
+            unseen_texts=args.unseen_texts,
         )
         print(json.dumps(summary, indent=2))
     else:

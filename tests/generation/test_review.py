@@ -165,3 +165,41 @@ def test_unseen_items_reuse_reviewed_questions_only_in_cells_no_review_showed(tm
     assert ("s0", "P-Contradiction", "LOW") not in unseen and ("s0", "P-Contradiction", "MEDIUM") in unseen
     summary = json.loads((tmp_path / "out" / "review_sample.json").read_text())
     assert summary["unseen_items"] and summary["items_reviewed_before"] == 2  # both generators' items of s0 there
+
+
+def test_unseen_texts_reuse_reviewed_cells_only_for_texts_no_review_showed(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "tests").mkdir(parents=True)
+    earlier = repo / "docs" / "reviews" / "first"
+    earlier.mkdir(parents=True)
+    table = candidates(2)
+    s0_low = table[(table["source_id"] == "s0") & (table["perturbation_class"] == "P-Contradiction")]
+    s0_low = s0_low[s0_low["intensity"] == "LOW"].iloc[0]
+    shown = {
+        "item": "R001",
+        "perturbation_class": "P-Contradiction",
+        "intensity": "LOW",
+        "original_question": fresh_question(0),
+        "perturbed_question": s0_low["perturbed_query"],
+        "perturbed_context": "The answer  is A, said one source.",  # spacing does not make a text new
+    }
+    pd.DataFrame([shown]).to_csv(earlier / "annotatorA.csv", index=False)
+    # the beta generator wrote another text for s0's Contradiction LOW item: unseen, though the cell was shown
+    is_beta = (table["source_id"] == "s0") & (table["generator"] == "beta")
+    table.loc[is_beta & (table["intensity"] == "LOW"), "perturbed_context"] = "The answer is B, said a blog."
+    path = tmp_path / "checked.parquet"
+    table.to_parquet(path)
+
+    def drawn(**kwargs):
+        sample(path, tmp_path / "out", per_cell=5, seed=3, max_per_question=99, test_draws=False, root=repo, **kwargs)
+        key = pd.read_csv(tmp_path / "out" / KEY)
+        return set(zip(key["source_id"], key["perturbation_class"], key["intensity"], key["generator"]))
+
+    by_cell = drawn(unseen_items=True)
+    assert not any(s == "s0" and c == "P-Contradiction" and i == "LOW" for s, c, i, _ in by_cell)
+    by_text = drawn(unseen_texts=True)
+    assert ("s0", "P-Contradiction", "LOW", "beta") in by_text  # another text of a shown cell
+    assert ("s0", "P-Contradiction", "LOW", "alpha") not in by_text  # the very text a sheet showed
+    assert json.loads((tmp_path / "out" / "review_sample.json").read_text())["unseen_texts"]
+    with pytest.raises(UserError, match="not both"):
+        drawn(unseen_items=True, unseen_texts=True)
