@@ -196,14 +196,17 @@ def years_free(options: Sequence[int], old: int, item: Item) -> list[int]:
 
 CORE_WORDS = 18
 _APPOSITIVE = re.compile(r",\s+(?:a|an|the|who|which|whose|where)\s+[^,]+,")
-_POINTER = re.compile(r"[\"'“‘]?(?:this|these|that|those|such)\b", re.I)
+# a pointer back, or a pronoun subject, which after "a source states that" reads as the source ("insists that it
+# was adapted by OLM" beside "a comment on a social media site")
+_POINTER = re.compile(r"[\"'“‘]?(?:this|these|that|those|such|it|its|they|their|he|his|she|her)\b", re.I)
 
 
 def short_core(new: str, value: str) -> None:
     """A restatement copies only a short plain core of the answer sentence (subject, verb, value and at most
     a short phrase after it): at most 18 words, no appositive or relative clause set off by commas ("Blue
     Bloods, a police procedural drama series created by ..., premiered"), no clause after the value (",
-    through Island Records as the band's major label debut") and no pointer back ("this season was ...").
+    through Island Records as the band's major label debut") and no pointer back or pronoun subject ("this season
+    was ...", "it was adapted by ...").
     A long copy reads as a mechanical duplicate, not as a second source."""
     body = new.strip().rstrip(".!?")
     if len(body.split()) > CORE_WORDS:
@@ -211,7 +214,9 @@ def short_core(new: str, value: str) -> None:
     if _APPOSITIVE.search(body):
         raise NotApplicable("the restated sentence would copy an appositive or relative clause set off by commas")
     if _POINTER.match(body):
-        raise NotApplicable("the restated sentence opens on a pointer back ('this season'), not on its subject")
+        raise NotApplicable(
+            "the restated sentence opens on a pointer back or a pronoun ('this season', 'it'), not on its subject"
+        )
     at_value = body.find(value)
     if at_value < 0:
         raise NotApplicable("the rival value is not found in the restated sentence")

@@ -15,7 +15,7 @@ from typing import Optional
 from refusalbench import taxonomy as tx
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.distractors import STOPWORDS
-from refusalbench.perturb.subject import work_subject
+from refusalbench.perturb.subject import title_core, work_subject
 from refusalbench.perturb.text import as_question, contains, contains_any, split_sentences
 
 AM = tx.AMBIGUITY
@@ -68,11 +68,6 @@ start started end ended begin began air aired open opened happen happened releas
 based founded published recorded produced directed created launched formed become became
 first last originally""".split()
 )
-
-
-def title_core(title: str) -> str:
-    """ "Deadpool (film)" → "Deadpool"."""
-    return re.sub(r"\s*\([^)]*\)\s*$", "", title).strip()
 
 
 def subject_span(query: str, title: str) -> Optional[tuple[int, int, bool]]:

@@ -35,8 +35,10 @@ EQUAL_SOURCE = (
     "A second source of equal standing, however, reports that {s}.",
     "Another equally reliable record, however, says that {s}.",
 )
+# topic-neutral: "an online fan forum" read oddly as the source of a date in history or nature (the first Christmas,
+# the last wolves of Yellowstone)
 FRINGE_SOURCE = (
-    "An anonymous post on an online fan forum, however, claims that {s}.",
+    "An anonymous, unsourced blog post, however, claims that {s}.",
     "A single unsourced comment on a social media site insists that {s}.",
 )
 SELF_CLASH = "The same source, however, also states that {s}."

@@ -18,8 +18,8 @@ import re
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
-from refusalbench.perturb.levers_ambiguity import KIND_NOUNS, pronoun_query, subject_span, title_core
-from refusalbench.perturb.subject import BUILT, WORKS, Subject, quoted, work_subject
+from refusalbench.perturb.levers_ambiguity import KIND_NOUNS, pronoun_query, subject_span
+from refusalbench.perturb.subject import BUILT, WORKS, Subject, quoted, title_core, work_subject
 from refusalbench.perturb.text import (
     as_question,
     contains,

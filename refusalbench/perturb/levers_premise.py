@@ -15,8 +15,8 @@ import re
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
-from refusalbench.perturb.levers_ambiguity import SECOND_REFERENT, pronoun_query, subject_span, title_core
-from refusalbench.perturb.subject import BUILT, work_subject
+from refusalbench.perturb.levers_ambiguity import SECOND_REFERENT, pronoun_query, subject_span
+from refusalbench.perturb.subject import BUILT, title_core, work_subject
 from refusalbench.perturb.text import as_question, inside_quotes, question_body, split_sentences
 
 FP = tx.FALSE_PREMISE
