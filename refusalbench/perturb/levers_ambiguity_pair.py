@@ -55,6 +55,15 @@ def _stated(work: WorkQuestion) -> list[str]:
     return [a for a in work.answers if contains(whole_sentences(work.passage), a)]
 
 
+# a slip in another question's passage becomes a slip in this item's new text ("released in August 22, 1980")
+_IN_DAY_DATE = re.compile(rf"\bin\s+(?:{at.MONTH_NAMES})\.?\s+\d{{1,2}}\b")
+
+
+def _clean_lead(work: WorkQuestion) -> bool:
+    """False for a lead with a slip a blind review marked in added text: "in" before a day's date."""
+    return not _IN_DAY_DATE.search(whole_sentences(work.passage))
+
+
 def _apart(a: WorkQuestion, b: WorkQuestion) -> bool:
     """True when the two works have different answers, neither passage states the other's answer or names the
     other work, and their dated answers fall in different years."""
@@ -103,7 +112,7 @@ def _companions(item: Item, own: WorkQuestion, n: int) -> list[WorkQuestion]:
         for w in item.pool.works.get(f"{own.relation}|{own.kind}", [])
         if w.source_id != own.source_id and title_core(w.title).casefold() != title_core(own.title).casefold()
     ]
-    pool = [w for w in pool if _apart(own, w)]
+    pool = [w for w in pool if _clean_lead(w) and _apart(own, w)]
     item.rng.shuffle(pool)
     chosen: list[WorkQuestion] = []
     for w in pool:

@@ -31,10 +31,15 @@ PERSON_VERBS = frozenset(
     murdered murders assassinated portrayed portrays played plays performed performs recorded records designed
     designs coined coins founded hosted hosts commissioned choreographed raps rapped""".split()
 )
+# "who said have you no sense of decency": the object of "said" is an utterance the question gives unquoted
+_UTTERANCE_VERBS = frozenset({"said", "says"})
 _CLAUSE = frozenset("if when who whom what which where while before after because and or that than".split())
-_TITLE_KIND = re.compile(
-    r"^(?:the\s+)?(?:song|single|film|movie|novel|book|poem|play|musical|album|show|series)\s+", re.I
-)
+_KINDS = r"(?:song|single|film|movie|novel|book|poem|play|musical|album|show|series)"
+_TITLE_KIND = re.compile(rf"^the\s+{_KINDS}\s+", re.I)
+# "wrote song what a friend ...": a kind noun without its article, a source slip the new question would keep
+_BARE_KIND = re.compile(rf"^{_KINDS}\s+", re.I)
+# "wrote the music Phantom of the Opera": a title after a noun that is not its kind reads as broken English
+_NOUN_BEFORE_NAME = re.compile(r"^the\s+(?P<noun>[a-z]+)\s+[A-Z\"]")
 
 
 def _agent_object(item: Item, rest: str) -> str:
@@ -45,6 +50,10 @@ def _agent_object(item: Item, rest: str) -> str:
     verb, _, obj = rest.partition(" ")
     if verb.lower() not in PERSON_VERBS:
         raise NotApplicable(f"'{verb}' is not an act that needs a person")
+    if verb.lower() in _UTTERANCE_VERBS:
+        raise NotApplicable("the object of 'said' is an utterance the question gives without quotation marks")
+    if _BARE_KIND.match(obj):
+        raise NotApplicable("the question names the work's kind without an article ('wrote song ...')")
     kind = _TITLE_KIND.match(obj)
     bare = obj[kind.end() :] if kind else obj
     core = title_core(item.title) if item.title else ""
@@ -70,6 +79,11 @@ def _agent_object(item: Item, rest: str) -> str:
         if m is None:
             raise NotApplicable(f"'{w}' is part of the name '{name}', which the question does not give whole")
         obj = obj[: m.start()] + text_of(name, m.group(0)) + obj[m.end() :]
+    noun = _NOUN_BEFORE_NAME.match(obj)
+    if noun and not re.fullmatch(_KINDS, noun.group("noun"), re.I):
+        raise NotApplicable(
+            f"a title follows 'the {noun.group('noun')}', which is not its kind ('the music Phantom ...')"
+        )
     return f"{verb} {obj}"
 
 
