@@ -12,7 +12,8 @@ where no review showed them; with ``--unseen-texts``, in any cell, items whose p
 and writes ``review_sheet.csv`` (what the annotator sees: the item, the label's
 meaning, no generator, lever or reasoning) and ``review_key.csv`` (which candidate, generator and lever each
 item is). ``score`` reads filled sheets (one per annotator) and prints strict and lenient valid rates with
-Wilson intervals; the protocol is in docs/validity.md.
+Wilson intervals; the protocol is in docs/validity.md. After gates change the generator,
+``python -m refusalbench.generation.recheck`` marks which judged items it still makes (refusalbench.generation.recheck).
 """
 
 from __future__ import annotations
