@@ -124,8 +124,13 @@ def _companions(item: Item, own: WorkQuestion, n: int) -> list[WorkQuestion]:
 
 
 def _side_by_side(item: Item, own: WorkQuestion, others: list[WorkQuestion]) -> str:
-    # the item's own passage stays as it is (a cut-off last sentence still states a fact); the added ones lose theirs
-    passages = [own.passage] + [whole_sentences(w.passage) for w in others]
+    # the item's own passage stays as it is (a cut-off last sentence still states a fact) and then comes last, where
+    # the cut reads as the end of the text, not as a broken sentence before another passage; the added ones lose it
+    added = [whole_sentences(w.passage) for w in others]
+    if not ends_sentence(own.passage):
+        item.rng.shuffle(added)
+        return PARAGRAPH.join(added + [own.passage])
+    passages = [own.passage] + added
     item.rng.shuffle(passages)
     return PARAGRAPH.join(passages)
 
