@@ -219,10 +219,17 @@ def _call_programmatic(fn, t: Task, seed: int, catalogue, multi: bool, pool, avo
     return fn(row, t.perturbation_class, t.intensity, seed=seed, **kwargs)
 
 
+def programmatic_seed(run_seed: int, t: Task) -> int:
+    """The seed of a programmatic item: the run's seed and the item's question, cell, generator and assigned lever.
+    Not the candidate id, which holds the catalogue's hash: an edit to any catalogue entry would redraw the seeded
+    choices (which lever first, which rival value) of every item, and judged items would stop being made."""
+    return seed_for(run_seed, t.source_id, t.perturbation_class, t.intensity, t.generator, t.lever_assigned) % (2**31)
+
+
 def _programmatic_row(
     ctx: RunContext, fn, t: Task, model_cfg, catalogue, multi: bool, mode: str, pool, avoid: list = ()
 ) -> dict:
-    seed = seed_for(ctx.cfg.seed, t.candidate_id) % (2**31)
+    seed = programmatic_seed(ctx.cfg.seed, t)
     try:
         out = _call_programmatic(fn, t, seed, catalogue, multi, pool, avoid)
         allowed = catalogue.names(t.perturbation_class, t.intensity)

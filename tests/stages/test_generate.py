@@ -351,3 +351,18 @@ def test_server_call_failures_are_retried_on_rerun(tmp_path, test_server):
     before = len(test_server.requests)
     df2 = _run(_server_ctx(tmp_path, test_server, max_retries=0))
     assert len(test_server.requests) - before == 6 and df2["generation_ok"].all()
+
+
+def test_a_programmatic_item_s_seed_does_not_depend_on_the_catalogue():
+    from refusalbench.generation.tasks import Task
+    from refusalbench.stages.generate import programmatic_seed
+
+    def task(candidate_id, prompt_version, source="s1"):
+        return Task(candidate_id, source, "P-MissingInfo", "LOW", "programmatic", None, [], prompt_version, {})
+
+    # a catalogue edit changes the prompt version and so every candidate id, but not the seeded choices
+    assert programmatic_seed(42, task("a", "programmatic+levers:1111")) == programmatic_seed(
+        42, task("b", "programmatic+levers:2222")
+    )
+    assert programmatic_seed(42, task("a", "v")) != programmatic_seed(42, task("a", "v", source="s2"))
+    assert programmatic_seed(42, task("a", "v")) != programmatic_seed(7, task("a", "v"))
