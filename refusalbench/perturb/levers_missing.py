@@ -26,8 +26,6 @@ from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
     DEMONYMS,
     answer_in_query,
-    defining_sentence_cut,
-    descriptive_question,
     fragment_left,
     points_back_after_cut,
     purgeable,
@@ -39,7 +37,6 @@ from refusalbench.perturb.text import (
     answer_pattern,
     balanced,
     capitalise,
-    contains,
     contains_any,
     split_sentences,
     tidy,
@@ -194,64 +191,10 @@ def answer_token_purge(item: Item) -> Proposal:
     )
 
 
-@lever(MI, tx.HIGH, "Answer and Subject Sentences Deleted", CONTEXT)
-def answer_and_subject(item: Item) -> Proposal:
-    item.need_anchor()
-    subject = item.query_words()
-    if not subject:
-        raise NotApplicable("the query has no content word to identify its subject")
-    if answer_in_query(item.query, item.answers):
-        raise NotApplicable("the query names an answer among its options; what is left can still pick it out")
-    if descriptive_question(item.query):
-        raise NotApplicable("the question asks for a description, meaning or parts, which what is left still gives")
-
-    tokens = place_adjectives(item) + demonym_places(item)
-    heads = answer_heads(item.answers)
-
-    def about_subject(s: str) -> bool:
-        return (
-            contains_any(s, item.answers)
-            or any(contains(s, w) for w in subject)
-            or has_token(s, tokens)
-            or contains_any(s, heads)
-        )
-
-    def edit(passage: str) -> str:
-        new = _drop(passage, about_subject)
-        sents = split_sentences(passage)
-        gone = [about_subject(x) for x in sents]
-        after_gap = [x for k, x in enumerate(sents) if not gone[k] and (k == 0 or gone[k - 1])]
-        if new == passage:
-            return new
-        if any(_DANGLING.match(x) for x in after_gap) or refers_back_after_cut(sents, gone):
-            raise NotApplicable("a sentence left refers back to a deleted one ('After this, ...', 'these eleven')")
-        if points_back_after_cut(sents, gone):
-            raise NotApplicable("a sentence left holds a pronoun whose antecedent was deleted ('He won ...')")
-        if unanchored_definite(sents, gone):
-            raise NotApplicable("a sentence left refers back to a deleted one ('The club is also ...', 'The office')")
-        if defining_sentence_cut(sents, gone):
-            raise NotApplicable("the cut deletes the passage's opening sentence, which says what it is about")
-        if fragment_left([x for k, x in enumerate(sents) if not gone[k]]):
-            raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
-        if rival_left(new, item.atype, subject, item.query, item.answers):
-            # "In 1975, the government negotiated ..." once "The handback took place on 16 August 1975" went
-            raise NotApplicable("what is left still offers a value of the answer's kind (another date, a place)")
-        return new
-
-    passages = item.edit_signal(edit)
-    return _proposal(
-        item, passages, "Deleted the sentences stating the answer and every sentence about the query's subject."
-    )
-
-
-# a sentence that needs an antecedent: a pronoun, or "The club is also ..." / "It also ..."
-_DANGLING = re.compile(
-    r"^(?:(?:He|She|It|They|His|Her|Its|Their|This|These|Those|Also|However|But|And|Both|Each|Such|Another|"
-    r"Other|Meanwhile|Then|Thus|Therefore|Furthermore|Moreover|Similarly|Later|Subsequently|Instead)\b"
-    r"|(?:\S+\s+){0,3}(?:these|those|them|the latter|the former|the same)\b"
-    r"|(?:The|This|These)\s+\w+(?:\s+\w+)?\s+(?:is|was|are|were|has|had|have)\s+also\b"
-    r"|\S+(?:\s+\S+){0,3}\s+also\b)"
-)
+# "Answer and Subject Sentences Deleted" (every sentence naming the answer or a query word cut) is out of the
+# rotation: from the fourteenth to the twentieth blind review 4 of its 9 items were strictly valid (the purge: 30 of
+# 36); a query word such as "ice" took unrelated sentences with it ("the Ice Panel"), other facts went with the
+# subject's sentences, and what was left still implied the answer ("upperclassmen" for a high school).
 
 
 # "Entirely Irrelevant Context" (the answer passage replaced by one on an unrelated topic) is out of the rotation:

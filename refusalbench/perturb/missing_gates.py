@@ -7,8 +7,7 @@
   sentences really removes; a description, definition, role or kind stays told by the rest of the passage.
 - `rival_left`: after a purge, the text left still offers a value of the answer's kind (another date for a
   "when" question, a place named beside the query's own words for a "where" one).
-- `fragment_left` / `defining_sentence_cut`: a subject cut that leaves too little, or drops the passage's
-  opening definition.
+- `fragment_left`: a cut that leaves too little to read as a passage.
 """
 
 from __future__ import annotations
@@ -111,11 +110,6 @@ def answer_in_query(query: str, answers: Sequence[str]) -> bool:
 
 
 MIN_WORDS_LEFT = 25
-
-
-def defining_sentence_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool:
-    """True when the passage's opening sentence (a whole one, so usually what defines its subject) goes."""
-    return bool(sents) and gone[0] and sents[0].lstrip("\"'“‘(")[:1].isupper()
 
 
 def fragment_left(kept: Sequence[str]) -> bool:

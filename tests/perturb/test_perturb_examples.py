@@ -333,7 +333,7 @@ def test_parenthetical_excise_leaves_quoted_titles_whole():
     _declines(row, tx.MISSING_INFO, tx.LOW, "Parenthetical Excise")
 
 
-def test_subject_deletion_declines_a_dangling_opener():
+def test_purge_declines_a_dangling_opener():
     row = {
         "source_id": "g",
         "query": "when was the last time ny rangers won stanley cup",
@@ -341,4 +341,4 @@ def test_subject_deletion_declines_a_dangling_opener():
         "context": "The Rangers are a hockey team based in New York. The Rangers most recently won the cup in 1993-94. "
         "The club is also one of the oldest in the league.",
     }
-    _declines(row, tx.MISSING_INFO, tx.HIGH, "Answer and Subject Sentences Deleted")
+    _declines(row, tx.MISSING_INFO, tx.HIGH, "Answer Token Purge")

@@ -251,38 +251,6 @@ def test_quality_ranking_plural_of_series():
     )
 
 
-_CAPITAL = "The capital city was planned in the 1960s by a Greek architect, with wide avenues laid out on a grid."
-
-
-@pytest.mark.parametrize(
-    "rest, ok",
-    [
-        ("Apart from these eleven, two acting presidents served.", False),  # "these eleven" lost its antecedent
-        # a whole opening sentence and a sentence that needs nothing cut stay (too little left, a cut opening
-        # sentence or "The palace" named nowhere before would now be declined)
-        ("A palace in Islamabad was finished in 1988 for the head of state.", True),
-    ],
-)
-def test_subject_deletion_leaves_no_dangling_reference(rest, ok):
-    row = {
-        "source_id": "pk",
-        "query": "who was the first elected president of pakistan",
-        "answers": ["Iskander Mirza"],
-        "context": (
-            f"{_CAPITAL} There have been eleven presidents of Pakistan. "
-            f"Iskander Mirza became the first president of Pakistan. {rest}"
-        ),
-    }
-    pool = DistractorPool.from_base([row])
-    lever = "Answer and Subject Sentences Deleted"
-    if ok:
-        out = generate_programmatic(row, tx.MISSING_INFO, tx.HIGH, 0, pool, lever=lever)
-        assert out["perturbed_context"] == f"{_CAPITAL} {rest}"
-    else:
-        with pytest.raises(NotApplicable):
-            generate_programmatic(row, tx.MISSING_INFO, tx.HIGH, 0, pool, lever=lever)
-
-
 def test_ambiguity_pronoun_declines_a_trailing_name():
     row = dict(
         ROAD,

@@ -35,36 +35,6 @@ def test_purge_also_removes_a_place_adjective():
     assert "Spanish" not in out["perturbed_context"] and "Spain" not in out["perturbed_context"]
 
 
-def test_subject_cut_also_removes_the_answer_head_words():
-    row = {
-        "source_id": "dr",
-        "query": "where is the cell body of a sensory neuron found",
-        "answers": ["the distal dorsal root"],
-        "context": (
-            "Nerves carry signals between the brain and the limbs. A sensory neuron has its cell body in the distal "
-            "dorsal root. Signals travel along long fibres toward the spinal cord at great speed, and reflexes need "
-            "no input from the brain at all. The fibres enter the dorsal root near the spine."
-        ),
-    }
-    out = _generate(row, tx.HIGH, "Answer and Subject Sentences Deleted")
-    assert "dorsal root" not in out["perturbed_context"]
-
-
-def test_subject_cut_declines_where_years_stay_for_a_period_answer():
-    row = {
-        "source_id": "rp",
-        "query": "when was the romantic era in music",
-        "answers": ["1780-1830"],
-        "context": (
-            "Historians divide the past into broad spans with loose edges. Most scholars date the romantic era in "
-            "music 1780-1830. Writers and painters of the time shared many of its ideals and themes. Other "
-            "writers give a span of roughly 1770 to 1848 instead, with a slow start and a long close."
-        ),
-    }
-    with pytest.raises(NotApplicable, match="value of the answer's kind"):
-        _generate(row, tx.HIGH, "Answer and Subject Sentences Deleted")
-
-
 ANSWER = "Holiday Road is a 1983 song by Lindsey Buckingham."
 
 

@@ -62,11 +62,10 @@ COCOA = (
 ANSWERS = ["Mesoamerica", "the Americas"]
 
 
-@pytest.mark.parametrize("lever", ["Answer Token Purge", "Answer and Subject Sentences Deleted"])
-def test_deletion_declines_when_the_query_names_the_answer_among_options(lever):
+def test_purge_declines_when_the_query_names_the_answer_among_options():
     row = _row("where was cocoa first grown the americas spain or asia", ANSWERS, COCOA)
     with pytest.raises(NotApplicable, match="names an answer among its options"):
-        _generate(row, tx.MISSING_INFO, tx.HIGH, lever)
+        _generate(row, tx.MISSING_INFO, tx.HIGH, "Answer Token Purge")
 
 
 def test_purge_still_applies_when_the_query_names_no_answer():
