@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from refusalbench import taxonomy as tx
+from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import (
     CONTEXT,
     Item,
@@ -181,6 +182,10 @@ _LIMITING = re.compile(
 )
 
 
+# a cross-reference ("(see Sexual differentiation)") points elsewhere and says nothing: cutting it leaves no defect
+_CROSS_REFERENCE = re.compile(r"(?:see|cf\.|compare)\b", re.I)
+
+
 def _named_again(passage: str, m: re.Match) -> bool:
     """True when a word of the bracket comes back after it ("(low coercivity)" before "The low coercivity
     reduces ..."): the bracket introduces a term the rest uses."""
@@ -216,8 +221,8 @@ def parenthetical_excise(item: Item) -> Proposal:
     """A bracketed aside removed; never one that holds an answer, a query word ("(who perform the theme song)"
     ties the answer to the query) or the adjective of a place the query names ("(British English)" for "in the
     uk"), a bare abbreviation or single word ("(AFL)": nothing is lost; "(temporary)": the fact changes), a figure
-    in other units, an exception ("(except Canada and Florida)"), part of a quoted title, one of a parallel pair,
-    or one whose words come back later."""
+    in other units, an exception ("(except Canada and Florida)"), a cross-reference ("(see ...)"), part of a quoted
+    title, one of a parallel pair, or one whose words come back later."""
     item.need_anchor()
     words = item.query_words()
 
@@ -230,6 +235,7 @@ def parenthetical_excise(item: Item) -> Proposal:
             and not names_query_place(m.group(1), item.query)
             and not _BARE_BRACKET.fullmatch(m.group(1).strip())
             and not _LIMITING.match(m.group(1).strip())
+            and not _CROSS_REFERENCE.match(m.group(1).strip())
             and not inside_quotes(passage, m.start())
             and not _parallel(passage, m)
             and not _named_again(passage, m)
@@ -258,6 +264,15 @@ hand result case effect meantime sum summary conclusion order words course reali
 )
 
 
+# only an opening clause that dates the statement is cut ("In 1990,", "After the war,"): one that sets its scope ("In
+# the film version of the song,", "In humans,", "In the U.S. alone,") leaves a broader statement that is not true
+_TEMPORAL = re.compile(
+    rf"\b(?:1[0-9]{{3}}|20[0-9]{{2}}|\d0s|{at.MONTH_NAMES}|spring|summer|autumn|fall|winter|season|year|years|"
+    r"decade|century|centuries|era|age|period|time|times|war|day|days|week|weeks|month|months|night|morning|evening)\b"
+    r"|^(?:After|Before|Since|During|Following|Originally|Initially|Today|Currently|Later|Eventually|Traditionally|"
+    r"Historically)\b",
+    re.I,
+)
 # a clause that limits how far the statement holds ("In some cases, the employer is required ..."): without it the
 # statement becomes a false general one
 _HEDGE = re.compile(r"\b(?:some|many|few|several|certain|most|rare|various|numerous|other|such|particular)\b", re.I)
@@ -289,6 +304,7 @@ def intro_clause(item: Item) -> Proposal:
             if (
                 m
                 and informative(m.group(0))
+                and _TEMPORAL.search(m.group(0))
                 and not contains_any(m.group(0), item.answers)
                 and not any(contains(m.group(0), w) for w in subject)
             ):

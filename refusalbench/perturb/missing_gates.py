@@ -143,9 +143,22 @@ _DATE_WORD = re.compile(r"\b(?:" + at.MONTH_NAMES.replace("|May|", "|") + r")\b|
 _INNER_NAME = re.compile(r"(?<=[a-z,] )[A-Z][a-z]{2,}")
 
 
+# a century or decade still dates the answer at a coarser level ("the Arian controversy of the fourth century" for 336)
+_COARSE_DATE = re.compile(
+    r"\b(?:\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    r"thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first)"
+    r"[\s-]+centur(?:y|ies)\b|['’]\d0s\b",
+    re.I,
+)
+
+
+_ASKS_WHEN = re.compile(r"\s*(?:when|what year|which year|in what year|in which year|what century)\b", re.I)
+
+
 def dates_left(text: str) -> bool:
-    """True when the text holds a year or a month name (it would read as the answer to a "when" question)."""
-    return bool(_YEAR.search(text) or _DATE_WORD.search(text))
+    """True when the text holds a year, a decade, a century or a month name (it would read as the answer to a
+    "when" question, or as the answer at a coarser level)."""
+    return bool(_YEAR.search(text) or _DATE_WORD.search(text) or _COARSE_DATE.search(text))
 
 
 # how a text names a country's people or things when it never names the country ("Spanish colonial government")
@@ -207,7 +220,8 @@ def rival_left(text: str, atype: str, query_words: set[str], query: str = "", an
     ("filming locations included Bay of Plenty, Taupo"), or, when the query asks for the top of a ranking, a
     sentence counting something beside a name ("who has won the most ...": "Kamal Haasan and Mammootty have
     been honoured three times" reads as the answer once the top actor's sentence went)."""
-    if atype in (at.DATE, at.YEAR) or any(_YEAR.search(a) for a in answers):  # "1780-1830": a period of years
+    # "1780-1830": a period of years; "when was christmas first celebrated" (336): a year the type reads as a number
+    if atype in (at.DATE, at.YEAR) or any(_YEAR.search(a) for a in answers) or _ASKS_WHEN.match(query):
         return dates_left(text)
     if atype not in (at.PLACE, at.PERSON, at.ORGANISATION):
         return False

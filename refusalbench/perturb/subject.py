@@ -54,6 +54,8 @@ _OPENING = re.compile(
     rf"^\s*(?P<name>.+?)(?:\s*\([^)]*\))?\s+(?:is|was)\s+(?:a|an)\s+(?:(?P<year>1[5-9]\d\d|20[0-2]\d)\s+)?"
     rf"(?P<mods>(?:[A-Za-z][\w'-]*\s+){{0,4}}?)(?P<kind>{_KIND_WORDS})(?=[,.;:]|\s+(?:{_FOLLOWERS})\b|$)",
 )
+# a series or sitcom in another medium than television ("a children's book series", "a video game series")
+_OTHER_MEDIUM = re.compile(r"\b(?:book|novel|comic|manga|game|film|movie|radio|podcast|web|toy)s?\b", re.I)
 # modifiers that make the kind something else ("a song cycle", "a film studio" are caught by (?!...) above)
 _NOT_A_WORK = re.compile(r"\b(?:series of|studio|festival|company|award|franchise|character|soundtrack)\b", re.I)
 
@@ -91,6 +93,8 @@ def work_subject(passage: str, title: Optional[str]) -> Optional[Subject]:
         return None
     if not re.search(r"[A-Za-z]{3}", name) or len(name) > 60:
         return None
+    if KINDS[m.group("kind").lower()][1] == "television" and _OTHER_MEDIUM.search(m.group("mods")):
+        return None  # "a children's book series": not television, whatever the kind word
     kind, field = KINDS[m.group("kind").lower()]
     year = int(m.group("year")) if m.group("year") else None
     return Subject(name, kind, field, year, sentences[0])
