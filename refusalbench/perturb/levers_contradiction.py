@@ -219,7 +219,9 @@ def equal_standing(item: Item) -> Proposal:
     item.need_anchor()
     if item.atype != at.NUMBER:
         raise NotApplicable("only a numeric answer has a rival value that is surely of the same kind")
-    value = other_figure(item)
+    # a rival more than twice or under half the stated count is easy to dismiss ("57 episodes" for a season that
+    # ran from October to May beside a stated 23): then the clash is no longer between sources of equal standing
+    value = other_figure(item, most_apart=2.0)
     return _conflict(
         item,
         value,
@@ -239,9 +241,17 @@ _HEDGE = re.compile(
 _YEARLIKE = re.compile(r"^(?:1[5-9]\d\d|20[0-4]\d)$")
 
 
-def other_figure(item: Item) -> str:
+def other_figure(item: Item, most_apart: float | None = None) -> str:
     """A distractor of the answer's type that differs in its year (dates, years) or clearly in value (numbers:
-    at least a quarter apart); hedged answers ("over 74", "around 2011") and year-like counts are declined."""
+    at least a quarter apart, and at most `most_apart` times, if given); hedged answers ("over 74", "around
+    2011") and year-like counts are declined."""
+    if most_apart is not None and item.atype not in (at.DATE, at.YEAR):
+        for _ in range(8):  # a few draws: the pool offers values up to three times the answer
+            value = other_figure(item)
+            a, b = at.parse_number(item.anchor).magnitude, at.parse_number(value).magnitude
+            if max(a, b) / min(a, b) <= most_apart:
+                return value
+        raise NotApplicable(f"no rival figure within {most_apart} times the stated one was drawn")
     if len(item.aliases()) < len(item.answers):
         raise NotApplicable("the question has several different answers ('six', 'two'); one rival leaves another right")
     if any(_HEDGE.search(a) for a in item.aliases()):

@@ -170,13 +170,13 @@ def test_value_clash_takes_numbers_only():
         {
             "source_id": "f",
             "query": "how many episodes are in season 2",
-            "answers": ["49"],
-            "context": "The second season consists of 49 episodes.",
+            "answers": ["40"],
+            "context": "The second season consists of 40 episodes.",
         },
     ]
     pool = DistractorPool.from_base(rows + BASE)
     out = generate_programmatic(rows[0], tx.CONTRADICTION, tx.MEDIUM, 0, pool, lever="Equal-standing Value Clash")
-    assert "that the fourth season consists of 49 episodes." in out["perturbed_context"]
+    assert "that the fourth season consists of 40 episodes." in out["perturbed_context"]
     assert out["perturbed_context"].startswith("The fourth season consists of 23 episodes.")
     with pytest.raises(NotApplicable):  # "Bram Stoker" for Tolkien: a person drawn from other questions
         generate_programmatic(HOBBIT, tx.CONTRADICTION, tx.MEDIUM, 0, POOL, lever="Equal-standing Value Clash")

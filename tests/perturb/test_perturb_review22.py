@@ -4,7 +4,9 @@
   Arian controversy of the fourth century" for 336);
 - MissingInfo LOW: an opening clause is cut only where it dates the statement ("In 1990,"), not where it sets its
   scope ("In the film version of the song,"); a cross-reference bracket ("(see ...)") is not cut;
-- Epistemic (and every lever reading a work's kind): "a children's book series" is not television.
+- Epistemic (and every lever reading a work's kind): "a children's book series" is not television;
+- Contradiction MEDIUM: an equal-standing rival count stays within twice the stated one (from the nineteenth
+  review's recheck: "57 episodes" for a season from October to May beside a stated 23).
 """
 
 from __future__ import annotations
@@ -85,3 +87,28 @@ def test_a_series_in_another_medium_is_not_television():
     assert work_subject("Pip and Moss is a children's book series by Ada Lind.", "Pip and Moss") is None
     tv = work_subject("Pip and Moss is a British television series by Ada Lind.", "Pip and Moss")
     assert tv is not None and tv.field == "television"
+
+
+@pytest.mark.parametrize("rival, too_far", [("57", True), ("36", False)])
+def test_equal_standing_rival_count_stays_within_twice_the_stated_one(rival, too_far):
+    # a blind review: "57 episodes" beside a stated 23 for a season from October to May is easy to dismiss
+    row = {
+        "source_id": "e",
+        "query": "how many episodes are in the first season of the harbour show",
+        "answers": ["23"],
+        "context": "The first season of the harbour show ran from October to May. The season contained 23 episodes.",
+    }
+    other = {"source_id": "o", "query": "how many towers does the old castle have", "answers": [rival], "context": ""}
+    other["context"] = f"The old castle has {rival} towers."
+    pool = DistractorPool.from_base([row, other])
+    lever = "Equal-standing Value Clash"
+    outs = []
+    for seed in range(8):
+        try:
+            outs.append(generate_programmatic(row, tx.CONTRADICTION, tx.MEDIUM, seed, pool, lever=lever))
+        except NotApplicable:
+            pass
+    rivals = [o["perturbed_context"].split("contained")[-1] for o in outs]
+    assert not any(" 57 " in r or " 69 " in r or " 46 " in r for r in rivals)  # nothing over twice 23
+    if not too_far:  # a rival within twice the stated count is still used
+        assert any(" 36 " in r for r in rivals)
