@@ -29,6 +29,15 @@ def _row(query, answers, context, sid="r15"):
     return {"source_id": sid, "query": query, "answers": answers, "context": context}
 
 
+def purge_declines_or_removes(row: dict, declines: bool, gone: str, match: str | None = None) -> None:
+    """The answer-token purge declines `row` (with a reason matching `match`), or removes every `gone` from it."""
+    if declines:
+        with pytest.raises(NotApplicable, match=match):
+            _generate(row, tx.MISSING_INFO, tx.HIGH, "Answer Token Purge")
+    else:
+        assert gone not in _generate(row, tx.MISSING_INFO, tx.HIGH, "Answer Token Purge")["perturbed_context"]
+
+
 # -- MissingInfo HIGH ----------------------------------------------------------------------------------
 
 FILLER = (
@@ -47,11 +56,7 @@ def test_purge_declines_when_a_kept_sentence_points_back_with_both(follow, decli
         ["Pelican Park"],
         f"Pelican Park is one of two grounds on the coast that host two clubs each spring. {follow} {FILLER}",
     )
-    if declines:
-        with pytest.raises(NotApplicable):
-            _generate(row, tx.MISSING_INFO, tx.HIGH, "Answer Token Purge")
-    else:
-        assert "Pelican" not in _generate(row, tx.MISSING_INFO, tx.HIGH, "Answer Token Purge")["perturbed_context"]
+    purge_declines_or_removes(row, declines, gone="Pelican")
 
 
 COCOA = (

@@ -16,6 +16,7 @@ import pytest
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
 from refusalbench.perturb.subject import work_subject
+from tests.perturb.test_perturb_review14 import purge_declines_or_removes
 
 
 def _generate(row: dict, cls: str, intensity: str, lever: str) -> dict:
@@ -39,11 +40,7 @@ def test_purge_declines_while_a_century_dates_a_when_answer(declines, extra):
         "answers": ["336"],
         "context": f"{FEAST} {extra}".strip(),
     }
-    if declines:
-        with pytest.raises(NotApplicable, match="value of the answer's kind"):
-            _generate(row, tx.MISSING_INFO, tx.HIGH, "Answer Token Purge")
-    else:
-        assert "336" not in _generate(row, tx.MISSING_INFO, tx.HIGH, "Answer Token Purge")["perturbed_context"]
+    purge_declines_or_removes(row, declines, gone="336", match="value of the answer's kind")
 
 
 SONG = (
