@@ -236,7 +236,8 @@ def sample(
         keys = list(zip(questions, rows["perturbation_class"], rows["intensity"]))
         if unseen_texts:
             seen = shown_items(root)
-            texts = [perturbed_text(q, c) for q, c in zip(rows["perturbed_query"], rows.get("perturbed_context", ""))]
+            contexts = rows["perturbed_context"] if "perturbed_context" in rows.columns else [None] * len(rows)
+            texts = [perturbed_text(q, c) for q, c in zip(rows["perturbed_query"], contexts)]
             keys = [(*k, t) for k, t in zip(keys, texts)]
         else:
             seen = reviewed_cells(root)

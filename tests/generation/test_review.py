@@ -203,3 +203,15 @@ def test_unseen_texts_reuse_reviewed_cells_only_for_texts_no_review_showed(tmp_p
     assert json.loads((tmp_path / "out" / "review_sample.json").read_text())["unseen_texts"]
     with pytest.raises(UserError, match="not both"):
         drawn(unseen_items=True, unseen_texts=True)
+
+
+def test_unseen_texts_take_a_table_without_a_context_column(tmp_path):
+    # multi-passage tables have perturbed_passages, not perturbed_context
+    repo = tmp_path / "repo"
+    (repo / "tests").mkdir(parents=True)
+    path = tmp_path / "checked.parquet"
+    candidates(2).drop(columns=["perturbed_context"]).to_parquet(path)
+    summary = sample(
+        path, tmp_path / "out", per_cell=1, seed=3, max_per_question=99, test_draws=False, root=repo, unseen_texts=True
+    )
+    assert summary["sampled"] == 18 and summary["items_reviewed_before"] == 0
