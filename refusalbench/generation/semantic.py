@@ -285,6 +285,11 @@ FRAMES = {
         lambda k: QUANTITY in k,
         "a worldwide average of something that is not a quantity",
     ),
+    "coordinates": (
+        re.compile(r"\b(?:latitude and longitude|gps coordinates|to the nearest metre)\b"),
+        lambda k: PLACE in k,
+        "a metre-precise position asked of something the question does not place",
+    ),
     "aesthetic": (
         re.compile(r"\bmost beautiful\b"),
         lambda k: not k & {QUANTITY, DATE, DEFINITION},

@@ -5,8 +5,9 @@ year as its century), the query sharpened to ask for the exact value ("On exactl
 LOW asks for the year of an event the passage dates to the month or day, only where a gold answer is that
 year. In blind review "Roughly how many ...?" of an exact figure (LOW) made a nominal gap (4 of 7
 borderline), and "In what year ...?" of a full-date gold answer expected a reply that is only part of it.
-HIGH has no rule-based lever: at HIGH the exact date stated as its century read as the same change as
-MEDIUM, and a worldwide average asked of one town's population as missing data, not scale.
+HIGH asks the metre-precise coordinates of one spot the passage places only by name. Earlier HIGH levers failed
+blind review: the exact date stated as its century read as the same change as MEDIUM, and a worldwide average
+asked of one town's population as missing data, not scale.
 """
 
 from __future__ import annotations
@@ -274,4 +275,75 @@ def year_of_dated_event(item: Item) -> Proposal:
         as_question(_WHEN.sub("in what year", body, count=1)),
         list(item.passages),
         "Asked for the year of an event the passage dates to the month or day.",
+    )
+
+
+# "where is ... located", "where was ... signed", "where do ... play": a question about one spot (a building, a
+# venue, the site of one act); the verb after the subject must be one of these, or none ("where is X")
+_WHERE_SPOT = re.compile(
+    r"^where\s+(?:is|are|was|were|did|does|do)\s+(?P<rest>.+)$",
+    re.I,
+)
+_SPOT_VERB = re.compile(
+    r"located|situated|built|signed|held|played|play|plays|sink|sank|opened",
+    re.I,
+)
+# questions whose subject has no single spot: events spread over venues, fiction, films shot in many places,
+# origins, regions and towns (an area, not a point) and things found in a body or a book
+_NOT_ONE_SPOT = re.compile(
+    r"\b(?:olympics?|world cup|war|battle|fire|films?|filmed|movie|shows?|series|season|novel|book|tales?|"
+    r"stor(?:y|ies)|take place|takes place|come from|comes from|originate[sd]?|map|bible|body|cell|empire|dynasty|"
+    r"colony|countr(?:y|ies)|republic|kingdom|nation|states?|province|county|region|continent|territory|district|"
+    r"city|town|village|capital|islands?|rivers?|mountains?|lakes?|sea|ocean|desert|forest|valley|bay|gulf|coast|"
+    r"peninsula|canyon|park|used|found|grown?|live|lives|go|goes)\b",
+    re.I,
+)
+_SECOND_QUESTION = re.compile(r"\b(?:what|which|who|whom|when|why|how|and)\b", re.I)
+_COORDINATES = re.compile(r"°|\blatitude\b|\blongitude\b|\bcoordinates?\b|\bgrid reference\b", re.I)
+_NOT_A_NAME = at.PLACE_WORDS | at.ORG_WORDS | {"in", "the", "of", "at", "on"}  # "Twickenham / Wembley Stadium"
+_PRECISE = "at exactly what latitude and longitude, to the nearest metre,"
+
+
+@lever(GR, tx.HIGH, "Metre-precise Coordinates of a Named Place", QUERY)
+def coordinates_of_named_place(item: Item) -> Proposal:
+    """ "At exactly what latitude and longitude, to the nearest metre, is ... located?" where the passage places
+    the answer only by name (a town, a stadium): a named place and a metre-precise position do not line up, and
+    nothing in the passage converts one into the other.
+
+    Only for a question about one spot (a building or a venue, the site of one signing or sinking); declined for
+    events spread over venues, fiction, films, origins and regions (a region or a story's setting has no single
+    position), where the gold answers name different places, and where the passage gives any coordinates."""
+    if item.multi:
+        raise NotApplicable("the multi-passage Granularity target is the context")
+    body = question_body(item.query)
+    m = _WHERE_SPOT.match(body)
+    if not m:
+        raise NotApplicable("the query does not ask 'where is / was / did ...'")
+    rest = m.group("rest")
+    first, *after = rest.split()
+    if _SPOT_VERB.fullmatch(first):
+        raise NotApplicable("the verb comes before the subject ('where was held ...')")
+    other_verbs = [w for w in after if re.fullmatch(r"\w{3,}ed", w) and not _SPOT_VERB.fullmatch(w)]
+    if other_verbs or not any(_SPOT_VERB.fullmatch(w) for w in after):
+        # "where is X based", "where was X filmed", "where did X go", and a bare "where is X" (the tablets of
+        # the ten commandments "in the Ark of the Covenant"): only the verbs of one spot are asked; an -ed word
+        # inside a name ("the united nations") declines too (precision first)
+        raise NotApplicable("the question's verb is not one of a single spot ('located', 'signed', 'played')")
+    if _NOT_ONE_SPOT.search(rest):
+        raise NotApplicable(f"the subject has no single position: {_NOT_ONE_SPOT.search(rest).group(0)!r}")
+    if _SECOND_QUESTION.search(rest):
+        raise NotApplicable("the query asks a second question ('where did the titanic sink at what ocean')")
+    if item.atype not in (at.PLACE, at.ORGANISATION):
+        raise NotApplicable("the answer is not a named place")
+    item.need_anchor()
+    folded = [set(re.findall(r"[a-z]+", a.lower())) - _NOT_A_NAME for a in item.answers]
+    if any(not (f & folded[0]) for f in folded[1:]):
+        raise NotApplicable("the gold answers name different places; coordinates of which would be asked")
+    coordinates = _COORDINATES.search(item.passages[0])
+    if coordinates:
+        raise NotApplicable(f"the passage gives a position ({coordinates.group(0)!r})")
+    return Proposal(
+        as_question(re.sub(r"^where\b", _PRECISE, body, count=1, flags=re.I)),
+        list(item.passages),
+        "Asked for the metre-precise coordinates of a place the passage names only.",
     )

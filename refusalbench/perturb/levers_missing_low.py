@@ -36,6 +36,7 @@ from refusalbench.perturb.text import (
     capitalise,
     contains,
     contains_any,
+    ends_sentence,
     inside_quotes,
     split_sentences,
     tidy,
@@ -74,6 +75,19 @@ _VERB = re.compile(
 def is_statement(sentence: str) -> bool:
     """A sentence worth deleting: at least four words and a verb (not a stray fragment such as "Countries")."""
     return len(sentence.split()) >= 4 and bool(_VERB.search(sentence))
+
+
+# a cut passage's trailing fragment whose only verb is the last word ("Global nuclear electricity generation in
+# 2012 was", "This action, in effect, is") states nothing, so deleting it leaves no defect (blind reviews:
+# borderline or invalid each time); one that says something before it is cut ("He also has blue eyes, the one
+# feature that does not change whether he is") or goes on past its verb ("The paper was forced to shut down in")
+# is a deletion like any other
+_BARE_VERB_END = re.compile(r"\b(?:is|was|are|were|be|been|being|has|have|had|will|would|can|could)\s*$", re.I)
+
+
+def _predicate_cut_off(sentence: str) -> bool:
+    end = _BARE_VERB_END.search(sentence)
+    return not ends_sentence(sentence) and end is not None and not _VERB.search(sentence[: end.start()])
 
 
 def _points_back(sents: list[str], i: int) -> bool:
@@ -138,6 +152,7 @@ def _drop_one(item: Item, choose, apart: bool = False) -> list[str]:
             for i in choose(sents)
             if i > 0
             and is_statement(sents[i])
+            and not _predicate_cut_off(sents[i])
             and not contains_any(sents[i], item.answers)
             and not shares_query_word(sents[i], answer_words)  # "elected by the state legislators": support
             and balanced(sents[i])

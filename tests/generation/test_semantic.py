@@ -124,6 +124,19 @@ def test_frames_only_on_questions_they_suit():
         tx.GRANULARITY, tx.HIGH, query='Averaged over every country, what is the typical answer: "Who designed it?"'
     )
     assert "frame_unsuitable" in names(average)
+    coordinates = "At exactly what latitude and longitude, to the nearest metre, {}?"
+    of_a_person = cand(tx.GRANULARITY, tx.HIGH, query=coordinates.format("did he design the bridge"))
+    assert "frame_unsuitable" in names(of_a_person)  # "who designed the bridge" places nothing
+    of_a_place = cand(
+        tx.GRANULARITY,
+        tx.HIGH,
+        original_query="where was the treaty signed",
+        query=coordinates.format("was the treaty signed"),
+        answers=["Paris"],
+        original="The treaty was signed in Paris in 1803.",
+        context="The treaty was signed in Paris in 1803.",
+    )
+    assert names(of_a_place) == []
     definition = cand(
         tx.EPISTEMIC,
         tx.MEDIUM,
