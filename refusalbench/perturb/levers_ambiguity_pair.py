@@ -16,6 +16,7 @@ import re
 from typing import Sequence
 
 from refusalbench import taxonomy as tx
+from refusalbench.generation.ids import seed_for
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import BOTH, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.subject import title_core, work_subject
@@ -55,13 +56,19 @@ def _stated(work: WorkQuestion) -> list[str]:
     return [a for a in work.answers if contains(whole_sentences(work.passage), a)]
 
 
-# a slip in another question's passage becomes a slip in this item's new text ("released in August 22, 1980")
-_IN_DAY_DATE = re.compile(rf"\bin\s+(?:{at.MONTH_NAMES})\.?\s+\d{{1,2}}\b")
+# slips in another question's passage become slips in this item's new text: "in" before a day's date
+# ("released in August 22, 1980"), a release date run into what the work was ("released in March 1994 the fifth
+# and final single", the "as" lost)
+_SLIPS = (
+    re.compile(rf"\bin\s+(?:{at.MONTH_NAMES})\.?\s+\d{{1,2}}\b"),
+    re.compile(r"\b(?:released|issued|published)\b[^.;]*?\b\d{4}\s+the\s+(?:first|final|last|lead|\w+(?:nd|rd|th))\b"),
+)
 
 
 def _clean_lead(work: WorkQuestion) -> bool:
-    """False for a lead with a slip a blind review marked in added text: "in" before a day's date."""
-    return not _IN_DAY_DATE.search(whole_sentences(work.passage))
+    """False for a lead with a slip a blind review marked in added text (`_SLIPS`)."""
+    lead = whole_sentences(work.passage)
+    return not any(slip.search(lead) for slip in _SLIPS)
 
 
 def _apart(a: WorkQuestion, b: WorkQuestion) -> bool:
@@ -112,8 +119,10 @@ def _companions(item: Item, own: WorkQuestion, n: int) -> list[WorkQuestion]:
         for w in item.pool.works.get(f"{own.relation}|{own.kind}", [])
         if w.source_id != own.source_id and title_core(w.title).casefold() != title_core(own.title).casefold()
     ]
-    pool = [w for w in pool if _clean_lead(w) and _apart(own, w)]
-    item.rng.shuffle(pool)
+    # each candidate work gets its own seeded rank, so a work that a new gate takes out of the index changes only
+    # the items that had drawn it, not every item's draw
+    salt = item.rng.getrandbits(64)
+    pool = sorted((w for w in pool if _clean_lead(w) and _apart(own, w)), key=lambda w: seed_for(salt, w.source_id))
     chosen: list[WorkQuestion] = []
     for w in pool:
         if all(_apart(w, c) for c in chosen):
