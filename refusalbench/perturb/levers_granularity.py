@@ -279,7 +279,7 @@ def year_of_dated_event(item: Item) -> Proposal:
 
 
 # "where is ... located", "where was ... signed", "where do ... play": a question about one spot (a building, a
-# venue, the site of one act); the verb after the subject must be one of these, or none ("where is X")
+# venue, the site of one act); a verb of one spot must follow the subject
 _WHERE_SPOT = re.compile(
     r"^where\s+(?:is|are|was|were|did|does|do)\s+(?P<rest>.+)$",
     re.I,
@@ -311,8 +311,8 @@ def coordinates_of_named_place(item: Item) -> Proposal:
     nothing in the passage converts one into the other.
 
     Only for a question about one spot (a building or a venue, the site of one signing or sinking); declined for
-    events spread over venues, fiction, films, origins and regions (a region or a story's setting has no single
-    position), where the gold answers name different places, and where the passage gives any coordinates."""
+    events spread over venues, fiction, films, origins, regions and towns (an area or a story's setting has no
+    single position), where the gold answers name different places, and where the passage gives any coordinates."""
     if item.multi:
         raise NotApplicable("the multi-passage Granularity target is the context")
     body = question_body(item.query)
@@ -329,8 +329,9 @@ def coordinates_of_named_place(item: Item) -> Proposal:
         # the ten commandments "in the Ark of the Covenant"): only the verbs of one spot are asked; an -ed word
         # inside a name ("the united nations") declines too (precision first)
         raise NotApplicable("the question's verb is not one of a single spot ('located', 'signed', 'played')")
-    if _NOT_ONE_SPOT.search(rest):
-        raise NotApplicable(f"the subject has no single position: {_NOT_ONE_SPOT.search(rest).group(0)!r}")
+    area = _NOT_ONE_SPOT.search(rest)
+    if area:
+        raise NotApplicable(f"the subject has no single position: {area.group(0)!r}")
     if _SECOND_QUESTION.search(rest):
         raise NotApplicable("the query asks a second question ('where did the titanic sink at what ocean')")
     if item.atype not in (at.PLACE, at.ORGANISATION):

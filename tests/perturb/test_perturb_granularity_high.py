@@ -1,5 +1,6 @@
 """Granularity HIGH, "Metre-precise Coordinates of a Named Place", and the MissingInfo LOW gate from the review
-that judged it (the twenty-third): a cut passage's trailing fragment is not a sentence to delete."""
+that judged it (the twenty-third): a cut passage's trailing fragment whose only verb is its last word is not a
+sentence to delete."""
 
 from __future__ import annotations
 
