@@ -284,10 +284,7 @@ _WHERE_SPOT = re.compile(
     r"^where\s+(?:is|are|was|were|did|does|do)\s+(?P<rest>.+)$",
     re.I,
 )
-_SPOT_VERB = re.compile(
-    r"located|situated|built|signed|held|played|play|plays|sink|sank|opened",
-    re.I,
-)
+_SPOT_VERBS = frozenset("located situated built signed held played play plays sink sank opened".split())
 # questions whose subject has no single spot: events spread over venues, fiction, films shot in many places,
 # origins, regions and towns (an area, not a point) and things found in a body or a book
 _NOT_ONE_SPOT = re.compile(
@@ -321,10 +318,11 @@ def coordinates_of_named_place(item: Item) -> Proposal:
         raise NotApplicable("the query does not ask 'where is / was / did ...'")
     rest = m.group("rest")
     first, *after = rest.split()
-    if _SPOT_VERB.fullmatch(first):
+    if first.lower() in _SPOT_VERBS:
         raise NotApplicable("the verb comes before the subject ('where was held ...')")
-    other_verbs = [w for w in after if re.fullmatch(r"\w{3,}ed", w) and not _SPOT_VERB.fullmatch(w)]
-    if other_verbs or not any(_SPOT_VERB.fullmatch(w) for w in after):
+    spot_verbs = [w for w in after if w.lower() in _SPOT_VERBS]
+    other_verbs = [w for w in after if re.fullmatch(r"\w{3,}ed", w) and w.lower() not in _SPOT_VERBS]
+    if other_verbs or not spot_verbs:
         # "where is X based", "where was X filmed", "where did X go", and a bare "where is X" (the tablets of
         # the ten commandments "in the Ark of the Covenant"): only the verbs of one spot are asked; an -ed word
         # inside a name ("the united nations") declines too (precision first)

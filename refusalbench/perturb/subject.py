@@ -93,9 +93,9 @@ def work_subject(passage: str, title: Optional[str]) -> Optional[Subject]:
         return None
     if not re.search(r"[A-Za-z]{3}", name) or len(name) > 60:
         return None
-    if KINDS[m.group("kind").lower()][1] == "television" and _OTHER_MEDIUM.search(m.group("mods")):
-        return None  # "a children's book series": not television, whatever the kind word
     kind, field = KINDS[m.group("kind").lower()]
+    if field == "television" and _OTHER_MEDIUM.search(m.group("mods")):
+        return None  # "a children's book series": not television, whatever the kind word
     year = int(m.group("year")) if m.group("year") else None
     return Subject(name, kind, field, year, sentences[0])
 
