@@ -290,6 +290,16 @@ FRAMES = {
         lambda k: PLACE in k,
         "a metre-precise position asked of something the question does not place",
     ),
+    "street address": (
+        re.compile(r"\bstreet address\b"),
+        lambda k: PLACE in k,
+        "a street address asked of something the question does not place",
+    ),
+    "group member": (
+        re.compile(r"\bwhich member of the (?:band|group|duo|trio|quartet|quintet)\b"),
+        lambda k: PERSON in k,
+        "a member of a group asked where the question asks for no one",
+    ),
     "aesthetic": (
         re.compile(r"\bmost beautiful\b"),
         lambda k: not k & {QUANTITY, DATE, DEFINITION},

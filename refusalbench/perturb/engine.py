@@ -26,6 +26,7 @@ from refusalbench.perturb import (  # noqa: F401 - importing the modules registe
     levers_contradiction,
     levers_epistemic,
     levers_granularity,
+    levers_granularity_parts,
     levers_missing,
     levers_missing_low,
     levers_premise,

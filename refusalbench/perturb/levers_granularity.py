@@ -287,7 +287,7 @@ _WHERE_SPOT = re.compile(
 _SPOT_VERBS = frozenset("located situated built signed held played play plays sink sank opened".split())
 # questions whose subject has no single spot: events spread over venues, fiction, films shot in many places,
 # origins, regions and towns (an area, not a point) and things found in a body or a book
-_NOT_ONE_SPOT = re.compile(
+NOT_ONE_SPOT = re.compile(
     r"\b(?:olympics?|world cup|war|battle|fire|films?|filmed|movie|shows?|series|season|novel|book|tales?|"
     r"stor(?:y|ies)|take place|takes place|come from|comes from|originate[sd]?|map|bible|body|cell|empire|dynasty|"
     r"colony|countr(?:y|ies)|republic|kingdom|nation|states?|province|county|region|continent|territory|district|"
@@ -296,7 +296,7 @@ _NOT_ONE_SPOT = re.compile(
     re.I,
 )
 _SECOND_QUESTION = re.compile(r"\b(?:what|which|who|whom|when|why|how|and)\b", re.I)
-_COORDINATES = re.compile(r"°|\blatitude\b|\blongitude\b|\bcoordinates?\b|\bgrid reference\b", re.I)
+COORDINATES = re.compile(r"°|\blatitude\b|\blongitude\b|\bcoordinates?\b|\bgrid reference\b", re.I)
 _NOT_A_NAME = at.PLACE_WORDS | at.ORG_WORDS | {"in", "the", "of", "at", "on"}  # "Twickenham / Wembley Stadium"
 _PRECISE = "at exactly what latitude and longitude, to the nearest metre,"
 
@@ -327,7 +327,7 @@ def coordinates_of_named_place(item: Item) -> Proposal:
         # the ten commandments "in the Ark of the Covenant"): only the verbs of one spot are asked; an -ed word
         # inside a name ("the united nations") declines too (precision first)
         raise NotApplicable("the question's verb is not one of a single spot ('located', 'signed', 'played')")
-    area = _NOT_ONE_SPOT.search(rest)
+    area = NOT_ONE_SPOT.search(rest)
     if area:
         raise NotApplicable(f"the subject has no single position: {area.group(0)!r}")
     if _SECOND_QUESTION.search(rest):
@@ -338,7 +338,7 @@ def coordinates_of_named_place(item: Item) -> Proposal:
     folded = [set(re.findall(r"[a-z]+", a.lower())) - _NOT_A_NAME for a in item.answers]
     if any(not (f & folded[0]) for f in folded[1:]):
         raise NotApplicable("the gold answers name different places; coordinates of which would be asked")
-    coordinates = _COORDINATES.search(item.passages[0])
+    coordinates = COORDINATES.search(item.passages[0])
     if coordinates:
         raise NotApplicable(f"the passage gives a position ({coordinates.group(0)!r})")
     return Proposal(

@@ -137,6 +137,16 @@ def test_frames_only_on_questions_they_suit():
         context="The treaty was signed in Paris in 1803.",
     )
     assert names(of_a_place) == []
+    address = cand(tx.GRANULARITY, tx.MEDIUM, query="At what street address did Ada Lind design the bridge?")
+    assert "frame_unsuitable" in names(address)  # "who designed the bridge" places nothing
+    member = cand(
+        tx.GRANULARITY,
+        tx.MEDIUM,
+        original_query="when was the bridge designed",
+        answers=["1931"],
+        query="Which member of the band designed the bridge?",
+    )
+    assert "frame_unsuitable" in names(member)  # a "when" question asks for no one
     definition = cand(
         tx.EPISTEMIC,
         tx.MEDIUM,

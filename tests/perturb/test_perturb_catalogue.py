@@ -36,13 +36,12 @@ def test_every_cell_but_the_declined_ones_has_implemented_catalogue_levers(cls, 
         assert set(names) <= set(catalogue.names(cls, intensity))
 
 
-# Granularity MEDIUM keeps only our own "Answer Stated One Level Coarser" (the base "Long-range Trend
-# Extrapolation" asked for a trend of fixed historical facts), LOW our own "Year Asked of a Dated Event" (the
-# base LOW levers need totals, units or member lists that NQ passages seldom hold) and HIGH our own "Metre-precise
-# Coordinates of a Named Place" (the base HIGH levers rewrite the context into another scale, which no rule does
-# faithfully; a date as its century read as the MEDIUM change, a worldwide average of one town's figure as missing
-# data)
-OWN_LEVERS_ONLY = {(tx.GRANULARITY, i) for i in tx.INTENSITIES}
+# Granularity LOW has only our own "Year Asked of a Dated Event" (the base LOW levers need totals, units or member
+# lists that NQ passages seldom hold) and HIGH our own "Metre-precise Coordinates of a Named Place" (the base HIGH
+# levers rewrite the context into another scale, which no rule does faithfully; a date as its century read as the
+# MEDIUM change, a worldwide average of one town's figure as missing data). MEDIUM has the base "Part-of-part
+# Detail" beside our own "Answer Stated One Level Coarser".
+OWN_LEVERS_ONLY = {(tx.GRANULARITY, tx.LOW), (tx.GRANULARITY, tx.HIGH)}
 
 
 @pytest.mark.parametrize("cls, intensity", tx.cells())
