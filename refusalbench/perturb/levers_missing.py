@@ -26,10 +26,12 @@ from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
     DEMONYMS,
     answer_in_query,
+    answer_only_in_opening_phrase,
     fragment_left,
     points_back_after_cut,
     purgeable,
     refers_back_after_cut,
+    refers_to_time_after_cut,
     rival_left,
     unanchored_definite,
 )
@@ -177,6 +179,12 @@ def answer_token_purge(item: Item) -> Proposal:
         gone = [names(s) for s in sents]
         if refers_back_after_cut(sents, gone) or unanchored_definite(sents, gone) or points_back_after_cut(sents, gone):
             raise NotApplicable("a sentence left refers back to a deleted one ('Another account', 'The song', 'he')")
+        if refers_to_time_after_cut(sents, gone):
+            raise NotApplicable("a sentence left points back to a time or figure that went ('later the same year')")
+        if any(g and answer_only_in_opening_phrase(s, item.answers) for s, g in zip(sents, gone)):
+            # "Nicknamed the Herons, the club was founded in 1889 and plays at Marsh Lane ...": the club's other
+            # facts would go with the nickname
+            raise NotApplicable("the answer stands only in a sentence's opening phrase; its main clause would go too")
         new = _drop(passage, names)
         if new != passage and fragment_left([s for s in sents if not names(s)]):
             raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
@@ -212,6 +220,16 @@ _MONEY = re.compile(
 )
 
 
+# "reportedly worth $12 million", "an estimated $3 million", "about $40,000": an estimate or a report of the sum,
+# which reads as a contradiction once the sum is "undisclosed"
+_HEDGED_BEFORE = re.compile(
+    r"\b(?:reportedly|reported|estimated|estimates?|approximately|about|around|roughly|nearly|almost|some|over|"
+    r"more than|less than|up to|at least|believed|said|thought|rumou?red)\b"
+    r"(?:\s+(?:cost|price|value|sum|fee|budget|figure|total))?(?:\s+(?:to be|worth|at|of|by|for))*\s*$",
+    re.I,
+)
+# "at a cost of an undisclosed amount" reads as "at an undisclosed cost"
+_UNDISCLOSED_NOUN = re.compile(r"\ba (cost|price|fee|sum|value|budget) of an undisclosed amount\b")
 _LARGE_FIGURE = re.compile(r"\d[\d,.]*\s+(?:million|billion|trillion)\b", re.I)  # "1.84 billion" without its currency
 
 
@@ -224,7 +242,15 @@ def price_redacted(item: Item) -> Proposal:
         raise NotApplicable("the query does not ask for a monetary amount")
 
     def edit(passage: str) -> str:
-        new = _mask(passage, item.answers, "an undisclosed amount")
+        for a in item.answers:
+            for m in answer_pattern(a).finditer(passage) if answer_pattern(a) else ():
+                hedge = _HEDGED_BEFORE.search(passage[max(0, m.start() - 40) : m.start()])
+                if hedge:
+                    raise NotApplicable(
+                        f"the amount is hedged ({hedge.group(0).strip()!r}); 'reportedly worth an undisclosed "
+                        "amount' says an unknown sum was reported"
+                    )
+        new = _UNDISCLOSED_NOUN.sub(r"an undisclosed \1", _mask(passage, item.answers, "an undisclosed amount"))
         left = _MONEY.search(new) or _LARGE_FIGURE.search(new)
         if new != passage and left:
             # "a gross of $1.84 billion ... an additional $343.6 million ... a total of <masked>": the rest sums to it

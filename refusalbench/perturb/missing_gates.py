@@ -67,6 +67,25 @@ def points_back_after_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool:
     return any(not gone[k] and gone[k - 1] and _PERSON_POINTER.search(sents[k]) for k in range(1, len(sents)))
 
 
+# "later the same year", "two days later", "have not appeared since.": a time given only by an earlier sentence
+_TIME_POINTER = re.compile(
+    r"\b(?:the\s+(?:same|following|next|previous|preceding)|that)\s+(?:year|month|week|day|decade|season)\b"
+    r"|\b(?:a|an|one|two|three|four|five|several|few|\d+)\s+(?:years?|months?|weeks?|days?|decades?)\s+later\b"
+    r"|\bsince\s*[.,;]|\bsince\s+then\b|\b(?:by then|by that time|at that time)\b",
+    re.I,
+)
+
+
+def refers_to_time_after_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool:
+    """True when a deleted sentence gives a date and a sentence kept after it points back to a time ("The treaty
+    was confirmed ... later the same year" once the sentence with the signing date went); a story's own "the next
+    day" after a cut that dated nothing is fine."""
+    return any(
+        not gone[k] and _TIME_POINTER.search(sents[k]) and any(g and dates_left(s) for s, g in zip(sents[:k], gone))
+        for k in range(1, len(sents))
+    )
+
+
 def refers_back_after_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool:
     """True when a sentence kept right after a deleted one opens with a back-reference ("Another account ...")."""
     return any(not gone[k] and gone[k - 1] and BACK_OPENER.match(sents[k]) for k in range(1, len(sents)))
@@ -120,19 +139,24 @@ def fragment_left(kept: Sequence[str]) -> bool:
     return len(kept) < 2 or words < MIN_WORDS_LEFT or not whole
 
 
-_DEFINITE = re.compile(r"^[\"'“(]*The\s+([a-z][\w-]+)")
+# "The office was ...", or "Recorded over six weeks in Sheffield, the album was ...": the sentence's subject
+_DEFINITE = re.compile(
+    r"^[\"'“(]*(?:The\s+([a-z][\w-]+)|[A-Z][a-z]+(?:ed|en|wn|ing)\b[^,;:.]{0,80},\s+the\s+([a-z][\w-]+))"
+)
 
 
 def unanchored_definite(sents: Sequence[str], gone: Sequence[bool]) -> bool:
-    """True when a sentence kept right after a deleted one opens on "The <noun>" that nothing kept before it
-    names ("The office was first held by ..." once the sentence naming the office went)."""
+    """True when a sentence kept right after a deleted one opens on "The <noun>", or on a participle phrase and
+    then "the <noun>", that nothing kept before it names ("The office was first held by ..." once the sentence
+    naming the office went; "Recorded over six weeks ..., the album was produced by ..." once its lead went)."""
     for k in range(1, len(sents)):
         if gone[k] or not gone[k - 1]:
             continue
         m = _DEFINITE.match(sents[k])
         if m:
+            noun = (m.group(1) or m.group(2)).lower()
             before = " ".join(s for j, s in enumerate(sents[:k]) if not gone[j]).lower()
-            if not re.search(rf"\b{re.escape(m.group(1).lower())}", before):
+            if not re.search(rf"\b{re.escape(noun)}", before):
                 return True
     return False
 
@@ -276,3 +300,20 @@ def shares_query_word(sentence: str, query_words: set[str]) -> bool:
     "government" of "governmental")."""
     stems = {_stem(w) for w in query_words if len(w) >= 3}
     return any(_stem(w) in stems for w in re.findall(r"[A-Za-z]{3,}", sentence))
+
+
+# "Nicknamed the Herons, the club was founded in 1889 and plays at Marsh Lane ...": an opening participle phrase
+_OPENING_PARTICIPLE = re.compile(r"^[\"'“(]*([A-Z][a-z]+(?:ed|ing|en|wn)\b[^,;:]{0,80}),\s+(.+)$")
+MAIN_CLAUSE_WORDS = 8
+
+
+def answer_only_in_opening_phrase(sentence: str, answers: Sequence[str]) -> bool:
+    """True when the sentence states the answer only in an opening participle phrase and goes on with a main
+    clause of its own facts: deleting the sentence would take those facts with the answer."""
+    m = _OPENING_PARTICIPLE.match(sentence)
+    return bool(
+        m
+        and contains_any(m.group(1), answers)
+        and not contains_any(m.group(2), answers)
+        and len(m.group(2).split()) >= MAIN_CLAUSE_WORDS
+    )
