@@ -127,6 +127,8 @@ _STORY = re.compile(r"\b(?:fictional|fiction|novels?|films?|movies?|series|shows
 _STREET_LEVEL = re.compile(
     r"\b(?:street|st\.|avenue|ave\.|road|rd\.|boulevard|blvd|lane|drive|way|square|plaza|broadway|parkway|highway|"
     r"route|quarter|district|neighbou?rhood|borough|downtown|uptown|midtown|suburb|campus|block|corner|address|"
+    r"avenida|rua|calle|carrer|via|viale|rue|strasse|straße|stra[sß]e|gasse|platz|straat|gracht|gata|gatan|gade|"
+    r"vej|ulica|aleja|plac|piazza|corso|largo|praça|praca|prospekt|embankment|quay|wharf|row|terrace|crescent|"
     r"near|next to|across|opposite|adjacent|north|south|east|west|northern|southern|eastern|western|central|"
     r"\d+(?:st|nd|rd|th))\b",
     re.I,

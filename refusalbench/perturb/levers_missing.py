@@ -26,8 +26,10 @@ from refusalbench.perturb.distractors import STOPWORDS
 from refusalbench.perturb.missing_gates import (
     DEMONYMS,
     answer_in_query,
+    answer_kind_left,
     answer_only_in_opening_phrase,
     fragment_left,
+    lead_subject_lost,
     points_back_after_cut,
     purgeable,
     refers_back_after_cut,
@@ -179,6 +181,15 @@ def answer_token_purge(item: Item) -> Proposal:
         gone = [names(s) for s in sents]
         if refers_back_after_cut(sents, gone) or unanchored_definite(sents, gone) or points_back_after_cut(sents, gone):
             raise NotApplicable("a sentence left refers back to a deleted one ('Another account', 'The song', 'he')")
+        if lead_subject_lost(sents, gone, item.answers):
+            # "Corvid Court is a collectible card game created by ...": the rest no longer says what it is about
+            raise NotApplicable(
+                "the cut would take the lead sentence, and nothing left names what the passage is about"
+            )
+        head = answer_kind_left(sents, gone, item.answers)
+        if head:
+            # "The Ravens have won the shield 32 times" once the sentence on the Kelly-Braddon Shield went
+            raise NotApplicable(f"a sentence left names the answer's kind ('the {head}'), a part of the answer")
         if refers_to_time_after_cut(sents, gone):
             raise NotApplicable("a sentence left points back to a time or figure that went ('later the same year')")
         if any(g and answer_only_in_opening_phrase(s, item.answers) for s, g in zip(sents, gone)):
@@ -228,6 +239,9 @@ _HEDGED_BEFORE = re.compile(
     r"(?:\s+(?:cost|price|value|sum|fee|budget|figure|total))?(?:\s+(?:to be|worth|at|of|by|for))*\s*$",
     re.I,
 )
+# "$27 million, an unusually high figure owing to ...": the sum described as a figure ("a record for the artist"
+# after an undisclosed amount reads fine)
+_FIGURE_AFTER = re.compile(r"\s*,\s+(?:then\s+)?(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:figure|sum|number|total)\b", re.I)
 # "at a cost of an undisclosed amount" reads as "at an undisclosed cost"
 _UNDISCLOSED_NOUN = re.compile(r"\ba (cost|price|fee|sum|value|budget) of an undisclosed amount\b")
 _LARGE_FIGURE = re.compile(r"\d[\d,.]*\s+(?:million|billion|trillion)\b", re.I)  # "1.84 billion" without its currency
@@ -244,6 +258,12 @@ def price_redacted(item: Item) -> Proposal:
     def edit(passage: str) -> str:
         for a in item.answers:
             for m in answer_pattern(a).finditer(passage) if answer_pattern(a) else ():
+                described = _FIGURE_AFTER.match(passage[m.end() :])
+                if described:
+                    raise NotApplicable(
+                        f"the amount is described after it ({described.group(0).strip(' ,')!r}), which an "
+                        "undisclosed amount cannot be"
+                    )
                 hedge = _HEDGED_BEFORE.search(passage[max(0, m.start() - 40) : m.start()])
                 if hedge:
                     raise NotApplicable(

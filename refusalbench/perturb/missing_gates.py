@@ -317,3 +317,40 @@ def answer_only_in_opening_phrase(sentence: str, answers: Sequence[str]) -> bool
         and not contains_any(m.group(2), answers)
         and len(m.group(2).split()) >= MAIN_CLAUSE_WORDS
     )
+
+
+# "Corvid Court is a collectible card game ...", "Northern Static is the second studio album by ...": an article's
+# lead, which says what the passage is about
+_DEFINING_LEAD = re.compile(r"^[\"'“(]*(?P<subject>[A-Z][^.;:]{0,80}?)\s(?:is|was|are|were)\s+(?:a|an|the|one)\s")
+
+
+def lead_subject_lost(sents: Sequence[str], gone: Sequence[bool], answers: Sequence[str]) -> bool:
+    """True when the cut takes the article's lead sentence ("Corvid Court is a collectible card game created by
+    ...") and no sentence left names its subject, so the rest no longer says what it is about. A lead whose subject
+    is the answer ("In Time is a 2011 film ..." for "what's the movie called") must go with it."""
+    m = _DEFINING_LEAD.match(sents[0]) if sents and gone[0] else None
+    if not m or contains_any(m.group("subject"), answers):
+        return False
+    subject = re.sub(r"^(?:The|A|An)\s+", "", m.group("subject").strip("\"'“”‘’ "))
+    names = [re.sub(r"\s*\([^)]*\)", "", subject).strip(), *re.findall(r"\(([^)]+)\)", subject)]  # "... (BLM)"
+    kept = " ".join(s for s, g in zip(sents, gone) if not g)
+    return not contains_any(kept, [n for n in names if n])
+
+
+def answer_kind_left(sents: Sequence[str], gone: Sequence[bool], answers: Sequence[str]) -> str:
+    """The word of a gold answer that a sentence kept after the cut still names as "the <word>" ("the shield" of
+    "the Kelly-Braddon Shield", "the bridge" of "Tower Bridge"), or ''."""
+    words = {w.lower() for a in answers for w in re.findall(r"[A-Za-z]{3,}", a)} - _ANSWER_FILLER
+    for k, sentence in enumerate(sents):
+        if gone[k] or not any(gone[:k]):
+            continue
+        for m in re.finditer(r"\bthe\s+([A-Za-z]{3,})\b", sentence, re.I):
+            if m.group(1).lower() in words:
+                return m.group(1).lower()
+    return ""
+
+
+_ANSWER_FILLER = frozenset(
+    "the and for its was are not but all any can had has her his one our out who how with from that this their "
+    "there they were have been".split()
+)
