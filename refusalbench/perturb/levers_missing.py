@@ -177,7 +177,9 @@ def answer_token_purge(item: Item) -> Proposal:
         return contains_any(s, item.answers) or has_token(s, tokens) or contains_any(s, heads)
 
     def edit(passage: str) -> str:
-        sents = split_sentences(passage)
+        # a trailing clause that alone holds the answer goes, not its whole sentence with the sentence's other facts
+        original = split_sentences(passage)
+        sents = [(trimmed_clause(s, names) or s) if names(s) else s for s in original]
         gone = [names(s) for s in sents]
         if refers_back_after_cut(sents, gone) or unanchored_definite(sents, gone) or points_back_after_cut(sents, gone):
             raise NotApplicable("a sentence left refers back to a deleted one ('Another account', 'The song', 'he')")
@@ -196,7 +198,7 @@ def answer_token_purge(item: Item) -> Proposal:
             # "Nicknamed the Herons, the club was founded in 1889 and plays at Marsh Lane ...": the club's other
             # facts would go with the nickname
             raise NotApplicable("the answer stands only in a sentence's opening phrase; its main clause would go too")
-        new = _drop(passage, names)
+        new = _drop(rebuild(sents) if sents != original else passage, names)
         if new != passage and fragment_left([s for s in sents if not names(s)]):
             raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
         if new != passage and rival_left(new, item.atype, item.query_words(), item.query, item.answers):
@@ -206,8 +208,34 @@ def answer_token_purge(item: Item) -> Proposal:
 
     passages = item.edit_signal(edit)
     return _proposal(
-        item, passages, "Deleted every sentence holding the answer, any of its name variants or its head words."
+        item,
+        passages,
+        "Deleted every sentence holding the answer, any of its name variants or its head words (only the sentence's "
+        "last clause where that alone held them).",
     )
+
+
+# a sentence's last clause: ", whose secret identity is ...", " and approved for medical use in Japan on 30 June 1994"
+_LAST_CLAUSE = re.compile(
+    r"^(?P<keep>.*\S)(?:,\s+(?:whose|which|who|where)\s|\s+and\s+(?=(?:was|were|is|are|has|had|have|\w+ed)\b))"
+    r"(?P<cut>[^;:()\[\]\"“”]+?)(?P<end>[.!?])$"
+)
+MIN_KEPT_WORDS = 6
+
+
+def trimmed_clause(sentence: str, names) -> str | None:
+    """`sentence` without its last clause, where that clause alone holds what `names` finds ("It was discovered by
+    chemists at ... and approved for medical use on 30 June 1994." keeps "It was discovered by chemists at ...");
+    None where the rest would still name it, be under six words, or the sentence has no such clause."""
+    m = _LAST_CLAUSE.match(sentence)
+    if not m or not names(m.group("cut")) or names(m.group("keep")) or len(m.group("keep").split()) < MIN_KEPT_WORDS:
+        return None
+    if _PARTICIPLE_END.search(m.group("keep")):
+        return None  # "co-written and recorded by ...": the first participle shares the cut "by ..."
+    return m.group("keep") + m.group("end")
+
+
+_PARTICIPLE_END = re.compile(r"\b[\w-]+(?:ed|en|wn|tten|ung|ade)$")
 
 
 # "Answer and Subject Sentences Deleted" (every sentence naming the answer or a query word cut) is out of the

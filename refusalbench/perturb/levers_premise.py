@@ -119,7 +119,15 @@ def passage_form(word: str, text: str) -> str | None:
     if not free:
         return None
     # None for a form no name pattern covers ("iPhone")
-    return next((n.group(0) for n in _NAME.finditer(text) if n.start() <= free[0].start() < n.end()), None)
+    name = next((n for n in _NAME.finditer(text) if n.start() <= free[0].start() < n.end()), None)
+    if name is None:
+        return None
+    if re.match(r"(?:The|A|An)\s", name.group(0)) and re.search(_SENTENCE_START_BEFORE, text[: name.start()]):
+        return name.group(0).split(" ", 1)[1]  # "The Orsolan tree frog (...) is ...": the capital is the sentence's
+    return name.group(0)
+
+
+_SENTENCE_START_BEFORE = r"(?:^|[.!?][\"”]?\s+)$"
 
 
 @lever(FP, tx.HIGH, "Inanimate Agent Verb", QUERY)

@@ -30,13 +30,53 @@ def added(r, out):
     return " ".join(s for s in re.split(r"(?<=\.)\s+", out["perturbed_context"]) if s not in old)
 
 
-PROTEIN = row(
-    "how many levels of protein structure are there", ["four"], "There are four distinct levels of protein structure."
+BREWERIES = row(
+    "how many breweries are there in the harrow valley",
+    ["forty"],
+    "The Harrow Valley is a wine and beer region in the north of the country. There are forty registered breweries in "
+    "the valley.",
 )
 
 
 def test_tenfold_clash_on_a_count_nothing_else_settles():
-    assert "forty distinct levels" in added(PROTEIN, gen(PROTEIN, HIGH, MAGNITUDE))
+    assert "400 registered breweries" in added(BREWERIES, gen(BREWERIES, HIGH, MAGNITUDE))
+
+
+@pytest.mark.parametrize(
+    "r, why",
+    [
+        # "forty distinct levels" beside four, "sixty members" beside six: a tenfold small count reads as a slip
+        (
+            row(
+                "how many levels of protein structure are there",
+                ["four"],
+                "There are four distinct levels of protein structure.",
+            ),
+            "under twelve",
+        ),
+        # "a maximum depth of 1870 metres" for a small lake: a physical size a reader bounds
+        (
+            row(
+                "how deep is lake harrow",
+                ["187 metres"],
+                "Lake Harrow is a lake in the north of the country. It has a maximum depth of 187 metres.",
+            ),
+            "physical measure",
+        ),
+        # "nominated for nineteen awards and won 140": the restatement's other figure settles it
+        (
+            row(
+                "how many awards did the harrow win",
+                ["fourteen"],
+                "The Harrow is a 1998 drama film. It was nominated for nineteen awards and won fourteen.",
+            ),
+            "another figure",
+        ),
+    ],
+)
+def test_tenfold_clash_declines_slips_a_reader_would_correct(r, why):
+    with pytest.raises(NotApplicable, match=why):
+        gen(r, HIGH, MAGNITUDE)
 
 
 @pytest.mark.parametrize(
