@@ -52,7 +52,7 @@ def test_ctrl_c_during_evaluate_says_how_to_resume(tmp_path, test_server):
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130
+    assert proc.returncode == 130, f"exit {proc.returncode}; the run's stderr ends:\n{err[-3000:]}"
     assert "Traceback" not in err
     [line] = [x for x in err.splitlines() if x.startswith("refusalbench:")]
     assert "interrupted during stage evaluate" in line and "run the same command again to resume" in line

@@ -242,3 +242,55 @@ def same_time_frame(new: str, year: str) -> None:
             raise NotApplicable(f"the year qualifies a noun ('{year} {nxt.group(1)}'): another period")
         if _FRAME_BEFORE.search(new[: hit.start()]):
             raise NotApplicable("the year names a time frame ('for 2008', 'the 2014 ...'): another period")
+
+
+# an anniversary, an age or a span of years: with another year of the passage, arithmetic that dates the answer
+_YEAR_ARITHMETIC = re.compile(
+    r"\banniversary\b|\bat the age of\b|\baged\s+\d+|\b\d+\s+years?\s+(?:later|after|earlier|before|old)\b"
+    r"|\b(?:a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|decades?)\s+(?:later|after|earlier|before)\b",
+    re.I,
+)
+
+
+def no_year_arithmetic(item: Item) -> None:
+    """The passage does not tie the answer's year to another by an anniversary, an age or a span ("In 2015 it was
+    reissued for its thirtieth anniversary" gives 1985 back against a rival 1983)."""
+    m = _YEAR_ARITHMETIC.search(" ".join(item.passages))
+    if m:
+        raise NotApplicable(f"the passage ties the year to another one ({m.group(0)!r}); it settles a rival")
+
+
+SMALL_COUNT = 12
+_MEASURE = re.compile(
+    r"(?:square\s+|cubic\s+)?(?:metres?|meters?|m|km|kilometres?|kilometers?|cm|mm|feet|foot|ft|inch(?:es)?|"
+    r"miles?|mi|yards?|kg|kilograms?|grams?|g|tonnes?|tons?|lbs?|litres?|liters?|gallons?|acres?|hectares?|ha|"
+    r"degrees?|°|mph|km/h|knots?|seconds?|minutes?|hours?)\b",
+    re.I,
+)
+
+
+def tenfold_readable(item: Item, num: at.NumberValue) -> None:
+    """A tenfold rival of `num` would read as a clash, not a slip: the count is twelve or more ("sixty members"
+    beside six reads as a typo for six) and no physical measure ("a maximum depth of 1870 metres" for a small lake)."""
+    if num.value < SMALL_COUNT:
+        raise NotApplicable("a tenfold of a count under twelve reads as a slip ('sixty members' beside six)")
+    after = (p[m.end() :].strip() for p in item.passages for m in re.finditer(re.escape(num.text), p))
+    unit = _MEASURE.match(num.unit.strip()) or next((u for u in map(_MEASURE.match, after) if u), None)
+    if unit:
+        raise NotApplicable(f"a tenfold physical measure ({unit.group(0)!r}) reads as a slip against what it measures")
+
+
+_NUMBER_WORD = "|".join(sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True))
+# a figure in the restatement besides the tenfold one; "two-year terms" qualifies a noun and counts nothing
+_OTHER_FIGURE = re.compile(rf"(?:\d[\d,.]*|\b(?:{_NUMBER_WORD})\b)(?![\d-])", re.I)
+
+
+def tenfold_unsettled(item: Item, original: str, new: str, value: str) -> None:
+    """The tenfold restatement holds no other figure ("nominated for nine Academy Awards and won fifty" is
+    impossible on its face) and nothing else in the passage settles the count (`count_unsettled`)."""
+    other = _OTHER_FIGURE.search(new.replace(value, " "))
+    if other:
+        raise NotApplicable(
+            f"the restatement holds another figure ({other.group(0)!r}) that can settle the tenfold one"
+        )
+    count_unsettled(item, original, new, value, high=True)

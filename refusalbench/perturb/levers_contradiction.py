@@ -124,14 +124,6 @@ def plain_restatement(original: str, new: str, value: str) -> None:
         raise NotApplicable("the answer sentence opens on a preposition or adverb, not on its subject")
 
 
-# an anniversary, an age or a span of years: with another year of the passage, arithmetic that dates the answer
-_YEAR_ARITHMETIC = re.compile(
-    r"\banniversary\b|\bat the age of\b|\baged\s+\d+|\b\d+\s+years?\s+(?:later|after|earlier|before|old)\b"
-    r"|\b(?:a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|decades?)\s+(?:later|after|earlier|before)\b",
-    re.I,
-)
-
-
 def shifted_year(item: Item) -> str:
     """The answer date or year with its year moved one to three years (same form, so the rival is surely a
     date of the same kind and close enough to be credible)."""
@@ -139,10 +131,7 @@ def shifted_year(item: Item) -> str:
     years = _YEAR_TOKEN.findall(anchor)
     if len(years) != 1:
         raise NotApplicable("the answer does not hold exactly one year")
-    arithmetic = _YEAR_ARITHMETIC.search(" ".join(item.passages))
-    if arithmetic:
-        # "In 2015 it was reissued for its thirtieth anniversary" gives 1985 back against a rival 1983
-        raise NotApplicable(f"the passage ties the year to another one ({arithmetic.group(0)!r}); it settles a rival")
+    gates.no_year_arithmetic(item)
     stated = {y for a in item.answers for y in _YEAR_TOKEN.findall(a)}
     options = [str(int(years[0]) + d) for d in (-3, -2, -1, 1, 2, 3)]
     options = [y for y in options if y not in stated and int(y) <= gates.LATEST_YEAR]
@@ -287,16 +276,6 @@ def other_figure(item: Item, most_apart: float | None = None) -> str:
 # -- HIGH --------------------------------------------------------------------------------------
 
 
-SMALL_COUNT = 12
-_MEASURE = re.compile(
-    r"(?:square\s+|cubic\s+)?(?:metres?|meters?|m|km|kilometres?|kilometers?|cm|mm|feet|foot|ft|inch(?:es)?|in|"
-    r"miles?|mi|yards?|kg|kilograms?|grams?|g|tonnes?|tons?|lbs?|litres?|liters?|gallons?|acres?|hectares?|ha|"
-    r"degrees?|°|mph|km/h|knots?|metres per second|seconds?|minutes?|hours?)\b",
-    re.I,
-)
-_NUMBER_WORD_PATTERN = "|".join(sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True))
-
-
 @lever(CO, tx.HIGH, "Order-of-Magnitude Numeric Clash", NOISE)
 def magnitude_clash(item: Item) -> Proposal:
     item.need_anchor()
@@ -307,15 +286,7 @@ def magnitude_clash(item: Item) -> Proposal:
         raise NotApplicable("the answer is hedged ('more than 200'); a tenfold rival would not contradict it")
     if _WHEN.match(item.query) or re.search(r"\bseasons?\b", item.anchor, re.I):
         raise NotApplicable("the figure is a year or season; a tenfold one is no year at all ('in 3360')")
-    if num.value < SMALL_COUNT:
-        # "the band consists of sixty members" beside six, "seventy players on the field" beside seven: read as slips
-        raise NotApplicable("a tenfold of a count under twelve reads as a slip ('sixty members' beside six)")
-    unit = _MEASURE.match(num.unit.strip()) or next(
-        (_MEASURE.match(p[m.end() :].strip()) for p in item.passages for m in re.finditer(re.escape(num.text), p)), None
-    )
-    if unit:
-        # "a maximum depth of 1870 metres" for a lake of 22 square kilometres: a physical size readers bound
-        raise NotApplicable(f"a tenfold physical measure ({unit.group(0)!r}) reads as a slip against what it measures")
+    gates.tenfold_readable(item, num)
     factor = 10.0 if num.value < 1000 or item.rng.random() < 0.5 else 0.1
     if num.value * factor != round(num.value * factor):
         raise NotApplicable("the figure has no exact tenth ('2017' would read '202')")
@@ -329,22 +300,8 @@ def magnitude_clash(item: Item) -> Proposal:
         "The same source also gives {v}, a tenfold different figure, so the statements cannot both hold.",
         SELF_CLASH_ALONE,
         plain=True,
-        gate=lambda original, new: (
-            _single_figure(new, value) or gates.count_unsettled(item, original, new, value, high=True)
-        ),
+        gate=lambda original, new: gates.tenfold_unsettled(item, original, new, value),
     )
-
-
-def _single_figure(new: str, value: str) -> None:
-    """The restatement holds no figure besides the tenfold one: "nominated for nine Academy Awards and won fifty"
-    is impossible on its face, so a reader keeps the passage's "five"."""
-    rest = new.replace(value, " ")
-    # "two-year terms" qualifies the noun and counts nothing
-    other = re.search(rf"(?:\d[\d,.]*|\b(?:{_NUMBER_WORD_PATTERN})\b)(?![\d-])", rest, re.I)
-    if other:
-        raise NotApplicable(
-            f"the restatement holds another figure ({other.group(0)!r}) that can settle the tenfold one"
-        )
 
 
 _WHEN = re.compile(r"\s*(?:when|what year|which year|in what year|what date|what time)\b", re.I)

@@ -7,6 +7,7 @@ Every edit applies to each signal passage that states an answer; the query is ne
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
@@ -193,7 +194,9 @@ def answer_token_purge(item: Item) -> Proposal:
             # "The Ravens have won the shield 32 times" once the sentence on the Kelly-Braddon Shield went
             raise NotApplicable(f"a sentence left names the answer's kind ('the {head}'), a part of the answer")
         if refers_to_time_after_cut(sents, gone):
-            raise NotApplicable("a sentence left points back to a time or figure that went ('later the same year')")
+            raise NotApplicable(
+                "a sentence left points back to a time that a cut sentence gave ('later the same year')"
+            )
         if any(g and answer_only_in_opening_phrase(s, item.answers) for s, g in zip(sents, gone)):
             # "Nicknamed the Herons, the club was founded in 1889 and plays at Marsh Lane ...": the club's other
             # facts would go with the nickname
@@ -223,7 +226,7 @@ _LAST_CLAUSE = re.compile(
 MIN_KEPT_WORDS = 6
 
 
-def trimmed_clause(sentence: str, names) -> str | None:
+def trimmed_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
     """`sentence` without its last clause, where that clause alone holds what `names` finds ("It was discovered by
     chemists at ... and approved for medical use on 30 June 1994." keeps "It was discovered by chemists at ...");
     None where the rest would still name it, be under six words, or the sentence has no such clause."""
@@ -284,8 +287,8 @@ def price_redacted(item: Item) -> Proposal:
         raise NotApplicable("the query does not ask for a monetary amount")
 
     def edit(passage: str) -> str:
-        for a in item.answers:
-            for m in answer_pattern(a).finditer(passage) if answer_pattern(a) else ():
+        for pat in filter(None, map(answer_pattern, item.answers)):
+            for m in pat.finditer(passage):
                 described = _FIGURE_AFTER.match(passage[m.end() :])
                 if described:
                     raise NotApplicable(
