@@ -171,14 +171,42 @@ def counted_words(sentence: str, value: str) -> list[str]:
 _RUN_BOUNDED = frozenset("time times episode episodes game games match matches race races round rounds".split())
 
 
+SMALL_COUNT = 12
+_MEASURE = re.compile(
+    r"(?:square\s+|cubic\s+)?(?:metres?|meters?|m|km|kilometres?|kilometers?|cm|mm|feet|foot|ft|inch(?:es)?|"
+    r"miles?|mi|yards?|kg|kilograms?|grams?|g|tonnes?|tons?|lbs?|litres?|liters?|gallons?|acres?|hectares?|ha|"
+    r"degrees?|°|mph|km/h|knots?|seconds?|minutes?|hours?)\b",
+    re.I,
+)
+
+_NUMBER_WORD = "|".join(sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True))
+# a figure in the restatement besides the tenfold one; "two-year terms" qualifies a noun and counts nothing
+_OTHER_FIGURE = re.compile(rf"(?:\d[\d,.]*|\b(?:{_NUMBER_WORD})\b)(?![\d-])", re.I)
+
+
 def count_unsettled(item: Item, original: str, new: str, value: str, high: bool = False) -> None:
-    """MEDIUM/HIGH numbers: the counted thing is named in no other sentence (there it may be listed: "The
+    """MEDIUM/HIGH numbers: the answer sentence counts no parts of the counted thing (at HIGH it holds no other figure
+    at all), the counted thing is named in no other sentence (there it may be listed: "The
     films are subtitled ...", "the first and second levels"); at HIGH, no count of times, episodes or games
     (a tenfold number of wins outruns the events there were, 230 episodes the season's run: it reads as a
     slip of the keyboard that a careful reader corrects, not as a contradiction)."""
+    rest = new.replace(value, " ")
+    other = _OTHER_FIGURE.search(rest) if high else None
+    if other:
+        # "nominated for nine Academy Awards and won fifty": impossible on its face, so a reader keeps the stated one
+        raise NotApplicable(f"the restatement holds another figure ({other.group(0)!r}) that can settle the rival one")
     words = counted_words(new, value)
     if not words:
         raise NotApplicable("the figure counts nothing named after it")
+    stated = original
+    for answer in sorted(item.answers, key=len, reverse=True):
+        stated = stated.replace(answer, " ")
+    noun = value.split()[-1] if len(value.split()) > 1 else words[0]  # "four platforms" carries its noun
+    parts = re.compile(rf"{_OTHER_FIGURE.pattern}\s+(?:of them\s+)?(?:[\w-]+\s+)?{re.escape(noun)}\b", re.I)
+    part = None if _MEASURE.fullmatch(noun) else parts.search(rest) or parts.search(stated)  # a unit has no parts
+    if part:
+        # "twelve platforms, four of them through platforms and two bay platforms": the parts add up to the stated six
+        raise NotApplicable(f"the answer sentence counts parts of the same '{noun}' ({part.group(0)!r}) that settle it")
     if high and words[0].lower() in _RUN_BOUNDED:
         raise NotApplicable(f"a tenfold count of {words[0].lower()} is implausible for its kind")
     stems = {_stem(w) for w in words}
@@ -260,15 +288,6 @@ def no_year_arithmetic(item: Item) -> None:
         raise NotApplicable(f"the passage ties the year to another one ({m.group(0)!r}); it settles a rival")
 
 
-SMALL_COUNT = 12
-_MEASURE = re.compile(
-    r"(?:square\s+|cubic\s+)?(?:metres?|meters?|m|km|kilometres?|kilometers?|cm|mm|feet|foot|ft|inch(?:es)?|"
-    r"miles?|mi|yards?|kg|kilograms?|grams?|g|tonnes?|tons?|lbs?|litres?|liters?|gallons?|acres?|hectares?|ha|"
-    r"degrees?|°|mph|km/h|knots?|seconds?|minutes?|hours?)\b",
-    re.I,
-)
-
-
 def tenfold_readable(item: Item, num: at.NumberValue) -> None:
     """A tenfold rival of `num` would read as a clash, not a slip: the count is twelve or more ("sixty members"
     beside six reads as a typo for six) and no physical measure ("a maximum depth of 1870 metres" for a small lake)."""
@@ -278,19 +297,3 @@ def tenfold_readable(item: Item, num: at.NumberValue) -> None:
     unit = _MEASURE.match(num.unit.strip()) or next((u for u in map(_MEASURE.match, after) if u), None)
     if unit:
         raise NotApplicable(f"a tenfold physical measure ({unit.group(0)!r}) reads as a slip against what it measures")
-
-
-_NUMBER_WORD = "|".join(sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True))
-# a figure in the restatement besides the tenfold one; "two-year terms" qualifies a noun and counts nothing
-_OTHER_FIGURE = re.compile(rf"(?:\d[\d,.]*|\b(?:{_NUMBER_WORD})\b)(?![\d-])", re.I)
-
-
-def tenfold_unsettled(item: Item, original: str, new: str, value: str) -> None:
-    """The tenfold restatement holds no other figure ("nominated for nine Academy Awards and won fifty" is
-    impossible on its face) and nothing else in the passage settles the count (`count_unsettled`)."""
-    other = _OTHER_FIGURE.search(new.replace(value, " "))
-    if other:
-        raise NotApplicable(
-            f"the restatement holds another figure ({other.group(0)!r}) that can settle the tenfold one"
-        )
-    count_unsettled(item, original, new, value, high=True)

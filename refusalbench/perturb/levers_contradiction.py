@@ -300,7 +300,7 @@ def magnitude_clash(item: Item) -> Proposal:
         "The same source also gives {v}, a tenfold different figure, so the statements cannot both hold.",
         SELF_CLASH_ALONE,
         plain=True,
-        gate=lambda original, new: gates.tenfold_unsettled(item, original, new, value),
+        gate=lambda original, new: gates.count_unsettled(item, original, new, value, high=True),
     )
 
 

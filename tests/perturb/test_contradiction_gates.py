@@ -181,3 +181,25 @@ def test_clash_needs_an_answer_sentence_about_the_question():
     for intensity, lever in ((LOW, "Fringe vs. Official Source"), (MEDIUM, "Equal-standing Value Clash")):
         with pytest.raises(NotApplicable):
             gen(r, intensity, lever)
+
+
+STATION = (
+    "Kelmore Cross is a railway station in the north of the city. The station has six platforms, four of them "
+    "through platforms and two bay platforms used by terminating services. It opened in 1868."
+)
+
+
+def test_a_rival_count_declines_where_the_answer_sentence_counts_its_parts():
+    # "four of them through platforms and two bay platforms" add up to the stated six against any rival
+    r = row("how many platforms are at kelmore cross station", ["six platforms", "six"], STATION)
+    with pytest.raises(NotApplicable, match="parts of the same"):
+        gen(r, MEDIUM, "Equal-standing Value Clash")
+
+
+def test_a_measure_beside_another_measure_in_the_same_unit_is_no_part_of_it():
+    context = (
+        "The Tamar Brook is a stream of the northern lowlands. It is twelve kilometres long and drains an area of "
+        "forty square kilometres of marsh."
+    )
+    r = row("how long is the tamar brook", ["twelve kilometres"], context)
+    assert "kilometres long" in added(r, gen(r, MEDIUM, "Equal-standing Value Clash"))
