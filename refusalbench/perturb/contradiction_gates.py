@@ -171,7 +171,8 @@ def counted_words(sentence: str, value: str) -> list[str]:
 _RUN_BOUNDED = frozenset("time times episode episodes game games match matches race races round rounds".split())
 
 
-SMALL_COUNT = 12
+SMALL_COUNT = 12  # a tenfold rival of a smaller count reads as a slip for it ("sixty members" beside six)
+# a physical unit: a tenfold size reads as a slip, and a unit has no parts to count
 _MEASURE = re.compile(
     r"(?:square\s+|cubic\s+)?(?:metres?|meters?|m|km|kilometres?|kilometers?|cm|mm|feet|foot|ft|inch(?:es)?|"
     r"miles?|mi|yards?|kg|kilograms?|grams?|g|tonnes?|tons?|lbs?|litres?|liters?|gallons?|acres?|hectares?|ha|"
@@ -180,7 +181,7 @@ _MEASURE = re.compile(
 )
 
 _NUMBER_WORD = "|".join(sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True))
-# a figure in the restatement besides the tenfold one; "two-year terms" qualifies a noun and counts nothing
+# a figure, in digits or words; "two-year terms" qualifies a noun and counts nothing
 _OTHER_FIGURE = re.compile(rf"(?:\d[\d,.]*|\b(?:{_NUMBER_WORD})\b)(?![\d-])", re.I)
 
 
