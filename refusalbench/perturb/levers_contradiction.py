@@ -25,7 +25,7 @@ from refusalbench.perturb.base import (
     restated,
 )
 from refusalbench.perturb.distractors import with_value
-from refusalbench.perturb.text import contains_any, end_sentence, split_sentences
+from refusalbench.perturb.text import end_sentence, split_sentences
 
 CO = tx.CONTRADICTION
 MAX_WORDS = 60
@@ -41,8 +41,6 @@ FRINGE_SOURCE = (
     "An anonymous, unsourced blog post, however, claims that {s}.",
     "A single unsourced comment on a social media site insists that {s}.",
 )
-SELF_CLASH = "The same source, however, also states that {s}."
-SELF_CLASH_ALONE = "{S} The same record also gives {a}."
 AS_FACT = "{S}"
 ROUNDED = "Another source rounds the figure, stating that {s}."
 
@@ -276,32 +274,12 @@ def other_figure(item: Item, most_apart: float | None = None) -> str:
 # -- HIGH --------------------------------------------------------------------------------------
 
 
-@lever(CO, tx.HIGH, "Order-of-Magnitude Numeric Clash", NOISE)
-def magnitude_clash(item: Item) -> Proposal:
-    item.need_anchor()
-    num = at.parse_number(item.anchor) if item.atype == at.NUMBER else None
-    if num is None or num.value <= 0:
-        raise NotApplicable("the answer is not a plain number")
-    if any(_HEDGE.search(a) for a in item.aliases()):
-        raise NotApplicable("the answer is hedged ('more than 200'); a tenfold rival would not contradict it")
-    if _WHEN.match(item.query) or re.search(r"\bseasons?\b", item.anchor, re.I):
-        raise NotApplicable("the figure is a year or season; a tenfold one is no year at all ('in 3360')")
-    gates.tenfold_readable(item, num)
-    factor = 10.0 if num.value < 1000 or item.rng.random() < 0.5 else 0.1
-    if num.value * factor != round(num.value * factor):
-        raise NotApplicable("the figure has no exact tenth ('2017' would read '202')")
-    value = with_value(num, num.value * factor)
-    if value == item.anchor or contains_any(value, item.answers):
-        raise NotApplicable("the scaled number cannot be written distinctly")
-    return _conflict(
-        item,
-        value,
-        SELF_CLASH,
-        "The same source also gives {v}, a tenfold different figure, so the statements cannot both hold.",
-        SELF_CLASH_ALONE,
-        plain=True,
-        gate=lambda original, new: gates.count_unsettled(item, original, new, value, high=True),
-    )
+# "Order-of-Magnitude Numeric Clash" (the same source restating a count ten times larger) is out of the rotation, so
+# Contradiction HIGH has no rule-based lever: in the thirty-first blind review, on fresh items rich in counts, 6 of
+# its 15 items were valid. A tenfold count reads to a careful reader as a slip of the keyboard when the passage
+# bounds it ("170 villages" beside a population of 4,312, "960 musicians" in a converted warehouse, "150 member
+# states" of a regional accord), which no rule sees; gates on small counts, physical measures and a second figure
+# in the restatement (after the twenty-ninth review) were not enough.
 
 
 _WHEN = re.compile(r"\s*(?:when|what year|which year|in what year|what date|what time)\b", re.I)

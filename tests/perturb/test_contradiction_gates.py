@@ -10,8 +10,7 @@ from refusalbench import taxonomy as tx
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
 
 HIGH, MEDIUM, LOW = tx.HIGH, tx.MEDIUM, tx.LOW
-MAGNITUDE, DATES, PERIPHERAL = (
-    "Order-of-Magnitude Numeric Clash",
+DATES, PERIPHERAL = (
     "Dual-authoritative Dates",
     "Peripheral Attribute Clash",
 )
@@ -30,90 +29,16 @@ def added(r, out):
     return " ".join(s for s in re.split(r"(?<=\.)\s+", out["perturbed_context"]) if s not in old)
 
 
-BREWERIES = row(
-    "how many breweries are there in the harrow valley",
-    ["forty"],
-    "The Harrow Valley is a wine and beer region in the north of the country. There are forty registered breweries in "
-    "the valley.",
-)
-
-
-def test_tenfold_clash_on_a_count_nothing_else_settles():
-    assert "400 registered breweries" in added(BREWERIES, gen(BREWERIES, HIGH, MAGNITUDE))
-
-
-@pytest.mark.parametrize(
-    "r, why",
-    [
-        # "forty distinct levels" beside four, "sixty members" beside six: a tenfold small count reads as a slip
-        (
-            row(
-                "how many levels of protein structure are there",
-                ["four"],
-                "There are four distinct levels of protein structure.",
-            ),
-            "under twelve",
-        ),
-        # "a maximum depth of 1870 metres" for a small lake: a physical size a reader bounds
-        (
-            row(
-                "how deep is lake harrow",
-                ["187 metres"],
-                "Lake Harrow is a lake in the north of the country. It has a maximum depth of 187 metres.",
-            ),
-            "physical measure",
-        ),
-        # "nominated for nineteen awards and won 140": the restatement's other figure settles it
-        (
-            row(
-                "how many awards did the harrow win",
-                ["fourteen"],
-                "The Harrow is a 1998 drama film. It was nominated for nineteen awards and won fourteen.",
-            ),
-            "another figure",
-        ),
-    ],
-)
-def test_tenfold_clash_declines_slips_a_reader_would_correct(r, why):
-    with pytest.raises(NotApplicable, match=why):
-        gen(r, HIGH, MAGNITUDE)
-
-
-@pytest.mark.parametrize(
-    "r",
-    [
-        # the films are listed: three, not thirty
-        row(
-            "number of films in lord of the rings",
-            ["three"],
-            "The Lord of the Rings is a film series consisting of three fantasy films by Peter Jackson. "
-            "The films are subtitled The Fellowship of the Ring, The Two Towers and The Return of the King.",
-        ),
-        # a year, not a count: "in 3360"
-        row(
-            "when was christmas first celebrated",
-            ["336"],
-            "The first recorded Christmas celebration was in Rome in 336.",
-        ),
-        # a season: "2017" has no tenth ("202 season")
-        row(
-            "when did the eagles last play in a superbowl",
-            ["2017 season"],
-            "This season was their most successful until their Super Bowl LII-winning 2017 season.",
-        ),
-        # the figure is written again elsewhere
-        row(
-            "how many episodes are in season six",
-            ["16"],
-            "The season will consist of 16 episodes. Filming of all 16 ended in May.",
-        ),
-        # a count of times: tenfold wins outrun the editions there were
-        row("how many times has the club won the cup", ["twelve"], "The club has won the cup a record twelve times."),
-    ],
-)
-def test_tenfold_clash_declines_what_the_passage_settles(r):
-    with pytest.raises(NotApplicable):
-        gen(r, HIGH, MAGNITUDE)
+def test_contradiction_high_has_no_rule_based_lever():
+    # the tenfold count clash left the rotation (thirty-first review: 6 of 15 valid); a count that gave it items
+    r = row(
+        "how many breweries are there in the harrow valley",
+        ["forty"],
+        "The Harrow Valley is a wine and beer region in the north of the country. There are forty registered breweries "
+        "in the valley.",
+    )
+    with pytest.raises(NotApplicable, match="no programmatic"):
+        gen(r, HIGH, None)
 
 
 def test_date_clash_keeps_the_passage_chronology():

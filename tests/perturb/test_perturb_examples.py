@@ -270,7 +270,6 @@ def test_contradictions_decline_questions_with_several_figures():
     }
     for cls, intensity, lever in [
         (tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash"),
-        (tx.CONTRADICTION, tx.HIGH, "Order-of-Magnitude Numeric Clash"),
     ]:
         _declines(row, cls, intensity, lever, other)
 
@@ -290,7 +289,6 @@ def test_contradictions_decline_hedged_or_near_figures():
     }
     for cls, intensity, lever in [
         (tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash"),
-        (tx.CONTRADICTION, tx.HIGH, "Order-of-Magnitude Numeric Clash"),
     ]:
         _declines(row, cls, intensity, lever, other)
 

@@ -141,16 +141,6 @@ def test_rival_date_declines_when_an_answer_is_a_bound():
     assert "1926" in _generate(plain, tx.CONTRADICTION, tx.MEDIUM, "Dual-authoritative Dates")["perturbed_context"]
 
 
-def test_tenfold_count_of_a_seasons_episodes_declines():
-    row = _row(
-        "how many episodes are in season two of harbour lights",
-        ["22"],
-        "The second season of the drama Harbour Lights aired on a national network. The season contained 22 episodes.",
-    )
-    with pytest.raises(NotApplicable):
-        _generate(row, tx.CONTRADICTION, tx.HIGH, "Order-of-Magnitude Numeric Clash")
-
-
 # -- Granularity MEDIUM --------------------------------------------------------------------------------
 
 SONG = '"Falling Leaves" is a song released by the duo Night Harbour in 1991. It was a worldwide hit for the duo.'
