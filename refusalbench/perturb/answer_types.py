@@ -93,6 +93,8 @@ NUMBER_RE = re.compile(
     r"(?P<unit>(?:\s*%|\s+[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)?)$",
     re.I,
 )
+# the number words of one word, longest first (so a regex alternation takes "seventeen" before "seven")
+SINGLE_WORD_NUMBERS = sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True)
 WORD_NUMBER_RE = re.compile(
     r"^(?P<num>" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
     r"(?P<scale>\s+(?:thousand|million|billion|trillion))?(?P<unit>(?:\s+[a-z][a-z\-]*){0,2})$",

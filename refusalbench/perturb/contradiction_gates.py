@@ -176,7 +176,7 @@ _MEASURE = re.compile(
     re.I,
 )
 
-_NUMBER_WORD = "|".join(sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True))
+_NUMBER_WORD = "|".join(at.SINGLE_WORD_NUMBERS)
 # a figure, in digits or words; "two-year terms" qualifies a noun and counts nothing
 _OTHER_FIGURE = re.compile(rf"(?:\d[\d,.]*|\b(?:{_NUMBER_WORD})\b)(?![\d-])", re.I)
 

@@ -123,7 +123,7 @@ _BACK_REFERENCE = re.compile(
     r"(?:later|earlier|after|before|prior)|(?:years?|months?|decades?)\s+later)\b",
     re.I,
 )
-_COUNT_WORDS = sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True) + ["several", "many"]
+_COUNT_WORDS = [*at.SINGLE_WORD_NUMBERS, "several", "many"]
 _DURATION = re.compile(rf"\b(?:\d+|{'|'.join(_COUNT_WORDS)})[\s-]+(?:years?|decades?)\b", re.I)
 
 

@@ -33,14 +33,15 @@ MIN_COVERAGE_SINGLE = 0.7
 # referent and enough question left; MEDIUM/HIGH: "who sang / wrote ..." or "when did ... come out" of a work, with one
 # or two other works of its kind that the whole pool asks the same of); Contradiction 1 / 1 / 0 % (dates, years and
 # figures only, restated as a short plain core of at most 18 words that alone states the answer, the rival year dating
-# the same event; LOW's side year is out of rotation; HIGH a tenfold count nothing else in the passage settles);
+# the same event; LOW's side year is out of rotation; HIGH has no rule-based lever since the tenfold count left it);
 # MissingInfo MEDIUM 0.3 % (a price or a count masked where no other amount, figure or list stays: the answer-sentence
 # cut, the entity placeholder and the temporal adjunct are out of rotation; 3 % with the temporal adjunct, 13 % with the
 # placeholder, 26 % before the place stand-in went and the temporal adjunct declined other dates); FalsePremise 0 / 3 /
 # 1.7 % (LOW: a work the passage dates, named in the query; MEDIUM: a work the passage says was released, published or
 # aired in a given year; HIGH: "who <sang / wrote / directed ...> <the passage's title>" only); Granularity 0.3 / 2.0 /
-# 0 % (LOW the year of an event the passage dates to the month or day, where the bare year is a gold answer; HIGH has no
-# rule-based lever; MEDIUM an exact date or a year, only where nothing else in the passage dates it; 2.7 % while a
+# 0 % (LOW the year of an event the passage dates to the month or day, where the bare year is a gold answer; HIGH the
+# metre-precise position of a spot the passage only names, near-empty; MEDIUM an exact date or a year, only where
+# nothing else in the passage dates it; 2.7 % while a
 # figure of 100 or more was put as a range); Epistemic 0.7 / 10 / 10 % (a work or building the passage's opening
 # sentence names)). The thinnest non-empty cells must still produce something.
 MIN_COVERAGE_CELL = {

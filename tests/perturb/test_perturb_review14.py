@@ -5,7 +5,7 @@ and still edits a good one:
   purge where the query names the answer among its options;
 - MissingInfo LOW: a bracket giving the figure before it in other units stays;
 - Contradiction: no restated sentence that points into its own page ("in the sections below"), no rival to
-  an answer that is a bound ("by 1926"), no tenfold count of a season's episodes;
+  an answer that is a bound ("by 1926");
 - Granularity MEDIUM: no "In exactly which year ...?" of a keyword query, and no coarsened year that sets the
   scope of a superlative ("the most watched premiere of the network in 2005").
 """
