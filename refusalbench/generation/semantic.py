@@ -152,16 +152,6 @@ def answer_variant_survives(c: Candidate) -> Optional[str]:
 _NEGATED = r"(?:not|never|no longer|denies|denied|disputes?|rejects?|wrong|incorrect|false)\b[^.;]{0,60}"
 
 
-_DIED = r"[\W_]+(?:died|was killed|passed away)\b[^.;]{0,30}?(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)"
-
-
-def _died_before_stated(pattern: re.Pattern[str], added: str, originals: Sequence[str]) -> bool:
-    """True when the added sentence says the person who answers died before a year of a sentence stating them
-    (dead, yet acting afterwards: "Ajay Tyagi died in 2006" beside his appointment in 2017)."""
-    died = re.search(pattern.pattern + _DIED, added)
-    return bool(died) and any(int(y) > int(died.group(1)) for o in originals for y in _YEAR.findall(o))
-
-
 def _contested(answer: str, c: Candidate) -> bool:
     pattern = variant_pattern(answer)
     year = _YEAR.search(answer)
@@ -172,8 +162,6 @@ def _contested(answer: str, c: Candidate) -> bool:
         if re.search(_NEGATED + pattern.pattern, folded):
             return True
         if pattern.search(folded):
-            if _died_before_stated(pattern, folded, originals):
-                return True
             continue
         if year and year.group(1) in s and not _YEAR.fullmatch(answer.strip()):
             continue  # "May 3, 1950" against "May 9, 1950": the year is not in dispute

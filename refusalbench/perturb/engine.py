@@ -27,7 +27,6 @@ from refusalbench.perturb import (  # noqa: F401 - importing the modules registe
     levers_epistemic,
     levers_granularity,
     levers_granularity_parts,
-    levers_life_death,
     levers_missing,
     levers_missing_low,
     levers_premise,
