@@ -180,7 +180,7 @@ def answer_token_purge(item: Item) -> Proposal:
     def edit(passage: str) -> str:
         # a trailing clause that alone holds the answer goes, not its whole sentence with the sentence's other facts
         original = split_sentences(passage)
-        sents = [(trimmed_clause(s, names) or s) if names(s) else s for s in original]
+        sents = [(trimmed_clause(s, names) or kept_closing_clause(s, names) or s) if names(s) else s for s in original]
         gone = [names(s) for s in sents]
         if refers_back_after_cut(sents, gone) or unanchored_definite(sents, gone) or points_back_after_cut(sents, gone):
             raise NotApplicable("a sentence left refers back to a deleted one ('Another account', 'The song', 'he')")
@@ -213,8 +213,8 @@ def answer_token_purge(item: Item) -> Proposal:
     return _proposal(
         item,
         passages,
-        "Deleted every sentence holding the answer, any of its name variants or its head words (only the sentence's "
-        "last clause where that alone held them).",
+        "Deleted every sentence holding the answer, any of its name variants or its head words (only the clause "
+        "holding them where the sentence's last clause alone held them, or its first and the last stands alone).",
     )
 
 
@@ -239,6 +239,26 @@ def trimmed_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
 
 
 _PARTICIPLE_END = re.compile(r"\b[\w-]+(?:ed|en|wn|tten|ung|ade)$")
+# "<clause naming the answer>, and the mineral's crystal structure was determined in 1967.": a closing clause with a
+# subject of its own ("the ..." and a finite verb within six words), nothing pointing back to the cut clause
+_CLOSING_CLAUSE = re.compile(
+    r"^(?P<cut>.*\S),\s+and\s+(?P<keep>(?:the|a|an)\s+(?:[\w'’-]+\s+){0,5}?(?:was|were|is|are|has|had|have)\s"
+    r"[^;:()\[\]\"“”]+?)(?P<end>[.!?])$"
+)
+_POINTS_BACK = re.compile(r"\b(?:he|she|him|his|her|hers|they|them|their|it|its|this|that|these|those|there)\b", re.I)
+
+
+def kept_closing_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
+    """The closing clause of `sentence`, as a sentence of its own, where only its first clause holds what `names`
+    finds ("Rosendahl published his description in 1829, and the mineral's crystal structure was determined in
+    1967." keeps "The mineral's crystal structure was determined in 1967."); None where the closing clause has no
+    subject of its own, names it too, points back, or is under six words."""
+    m = _CLOSING_CLAUSE.match(sentence)
+    if not m or names(m.group("keep")) or not names(m.group("cut")) or _POINTS_BACK.search(m.group("keep")):
+        return None
+    if len(m.group("keep").split()) < MIN_KEPT_WORDS:
+        return None
+    return capitalise(m.group("keep")) + m.group("end")
 
 
 # "Answer and Subject Sentences Deleted" (every sentence naming the answer or a query word cut) is out of the

@@ -101,5 +101,8 @@ def work_subject(passage: str, title: Optional[str]) -> Optional[Subject]:
 
 
 def quoted(subject: Subject) -> str:
-    """'the song "Holiday Road"' (titles of works in quotation marks)."""
+    """'the song "Holiday Road"' (titles of works in quotation marks); a building whose name holds its kind by its
+    name alone ("Takanosu Castle", not 'the castle "Takanosu Castle"')."""
+    if subject.kind in BUILT and re.search(rf"\b{subject.kind}\b", subject.name, re.I):
+        return re.sub(r"^The\b", "the", subject.name)
     return f'the {subject.kind} "{subject.name}"'

@@ -1,0 +1,48 @@
+"""Changes after the thirty-third blind review (fresh source items rich in people): the answer-token purge keeps a
+sentence's closing clause that has a subject of its own when only the first clause names the answer, and a question
+about a building whose name holds its kind names it once ("Will Takanosu Castle ...", not 'the castle "Takanosu
+Castle"')."""
+
+from __future__ import annotations
+
+import pytest
+
+from refusalbench import taxonomy as tx
+from tests.perturb.test_perturb_review14 import _generate, _row
+
+PURGE = "Answer Token Purge"
+MINERAL = (
+    "Långhultite is a rare manganese-bearing silicate mineral first described from the Långhult iron mines in "
+    "Värmland, Sweden. It was discovered by the Swedish chemist Anders Gustaf Rosendahl during an analysis of slag "
+    "samples sent to Uppsala. Rosendahl published his description in 1829, and the mineral's crystal structure was "
+    "determined in 1967. It forms pink to brownish-red prismatic crystals with a Mohs hardness of about 6."
+)
+ANSWERS = ["Anders Gustaf Rosendahl", "Rosendahl"]
+
+
+def test_purge_keeps_a_closing_clause_with_its_own_subject():
+    row = _row("who discovered langhultite", ANSWERS, MINERAL)
+    new = _generate(row, tx.MISSING_INFO, tx.HIGH, PURGE)["perturbed_context"]
+    assert "Sweden. The mineral's crystal structure was determined in 1967. It forms" in new
+    assert "Rosendahl" not in new
+
+
+@pytest.mark.parametrize("closing", ["and his pupil renamed it in 1967", "and was reprinted in 1967"])
+def test_purge_cuts_the_whole_sentence_where_the_closing_clause_needs_the_first(closing):
+    context = MINERAL.replace("and the mineral's crystal structure was determined in 1967", closing)
+    row = _row("who discovered langhultite", ANSWERS, context)
+    new = _generate(row, tx.MISSING_INFO, tx.HIGH, PURGE)["perturbed_context"]
+    assert "1967" not in new and "Rosendahl" not in new
+
+
+CASTLE = (
+    "Takanosu Castle was a Japanese mountain castle in Dewa Province, in present-day Akita Prefecture. During the "
+    "siege of 1600 the castle was commanded by Tomura Sadakiyo. The castle was abandoned in 1615."
+)
+
+
+def test_a_building_whose_name_holds_its_kind_is_named_once():
+    row = _row("who commanded takanosu castle during the siege", ["Tomura Sadakiyo"], CASTLE)
+    row["title"] = "Takanosu Castle"
+    query = _generate(row, tx.EPISTEMIC, tx.MEDIUM, "Forecast without Model")["perturbed_query"]
+    assert query == "Will Takanosu Castle still be widely known fifty years from now?"
