@@ -1,6 +1,7 @@
 """P-MissingInfo MEDIUM "Count Redacted": the count a "how many" question asks for, replaced by "an unspecified
 number of", so the passage says there is a count and no longer gives it ("ran for 291 episodes" → "ran for an
-unspecified number of episodes").
+unspecified number of episodes"). After a collective noun the count alone goes ("a group of 19 windmills" → "a group
+of windmills"; "a group of an unspecified number of windmills" read awkwardly in the thirty-first blind review).
 
 Declined wherever the rest could give the count back or the stand-in would not read right: any other figure,
 number word or multiplier left in the passage (sums, spans) but years, an ordinal of what the query counts ("the
@@ -79,6 +80,14 @@ _SPAN_QUERY = re.compile(
 _LIST = re.compile(r"(?:[^,.;]{1,40},\s+){2,}(?:and|or)\s+[^,.;]{1,40}")
 
 
+# a collective noun that already says "several" ("a record fleet of", "a small group of"): the count alone goes
+_COLLECTIVE_OF = re.compile(
+    r"\b(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?:group|fleet|collection|team|set|series|network|chain|cluster|crew|field|"
+    r"cast|squad|flotilla|convoy|string|row|range|flock|herd|pack|troupe|delegation|contingent|panel|roster)\s+of\s+$",
+    re.I,
+)
+
+
 def _slot(text: str, m: re.Match) -> tuple[int, str]:
     """Where the stand-in goes for one stated count (a hedge before it goes with it), or NotApplicable."""
     if in_compound(text, m.start(), m.end()):
@@ -97,6 +106,9 @@ def _slot(text: str, m: re.Match) -> tuple[int, str]:
     first = text[m.end() :].split(maxsplit=1)[0] if text[m.end() :].strip() else ""
     if not noun or first.lower() in _FUNCTION or not first[:1].islower():
         raise NotApplicable("no plural noun follows the count for 'an unspecified number of' to count")
+    if not total and _COLLECTIVE_OF.search(text[:start]):
+        # "a group of 19 windmills" → "a group of windmills", not "a group of an unspecified number of windmills"
+        return start, ""
     return start, capitalise(STAND_IN) if at_sentence_start(text[:start]) else STAND_IN
 
 
@@ -149,5 +161,8 @@ def count_redacted(item: Item) -> Proposal:
 
     passages = item.edit_signal(edit)
     return Proposal(
-        item.query, passages, "Replaced the count the 'how many' question asks for with 'an unspecified number of'."
+        item.query,
+        passages,
+        "Replaced the count the 'how many' question asks for with 'an unspecified number of' (after 'a group of' and "
+        "the like, removed it).",
     )

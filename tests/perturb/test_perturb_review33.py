@@ -1,7 +1,8 @@
 """Changes after the thirty-third blind review (fresh source items rich in people): the answer-token purge keeps a
 sentence's closing clause that has a subject of its own when only the first clause names the answer, and a question
 about a building whose name holds its kind names it once ("Will Takanosu Castle ...", not 'the castle "Takanosu
-Castle"')."""
+Castle"'); and, for the thirty-first's two wording borderlines, a count after a collective noun goes alone ("a group of
+windmills")."""
 
 from __future__ import annotations
 
@@ -46,3 +47,22 @@ def test_a_building_whose_name_holds_its_kind_is_named_once():
     row["title"] = "Takanosu Castle"
     query = _generate(row, tx.EPISTEMIC, tx.MEDIUM, "Forecast without Model")["perturbed_query"]
     assert query == "Will Takanosu Castle still be widely known fifty years from now?"
+
+
+WINDMILLS = (
+    "The Weerd Windmills are a group of 19 windmills standing along the dykes of the Weerdpolder in South Holland. "
+    "Built between 1738 and 1741 to drain the polder, they replaced horse-driven pumps. Most of the mills are still "
+    "occupied by resident millers."
+)
+
+
+@pytest.mark.parametrize(
+    "group, left",
+    [("a group of 19", "a group of windmills"), ("a small group of about 19", "a small group of windmills")],
+)
+def test_a_count_after_a_collective_noun_goes_alone(group, left):
+    # thirty-first review: "a group of an unspecified number of windmills" read awkwardly (B for both annotators)
+    row = _row("how many windmills are in the weerd windmills", ["19"], WINDMILLS.replace("a group of 19", group))
+    new = _generate(row, tx.MISSING_INFO, tx.MEDIUM, "Count Redacted")["perturbed_context"]
+    assert new.startswith(f"The Weerd Windmills are {left} standing along")
+    assert "unspecified" not in new and "19" not in new
