@@ -180,7 +180,7 @@ def answer_token_purge(item: Item) -> Proposal:
     def edit(passage: str) -> str:
         # a trailing clause that alone holds the answer goes, not its whole sentence with the sentence's other facts
         original = split_sentences(passage)
-        sents = [(trimmed_clause(s, names) or kept_closing_clause(s, names) or s) if names(s) else s for s in original]
+        sents = [(_kept_part(s, names) or s) if names(s) else s for s in original]
         gone = [names(s) for s in sents]
         if refers_back_after_cut(sents, gone) or unanchored_definite(sents, gone) or points_back_after_cut(sents, gone):
             raise NotApplicable("a sentence left refers back to a deleted one ('Another account', 'The song', 'he')")
@@ -246,6 +246,39 @@ _CLOSING_CLAUSE = re.compile(
     r"[^;:()\[\]\"“”]+?)(?P<end>[.!?])$"
 )
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|his|her|hers|they|them|their|it|its|this|that|these|those|there)\b", re.I)
+
+
+def _kept_part(sentence: str, names: Callable[[str], bool]) -> str | None:
+    """What of `sentence` may stay when only one of its clauses or predicates names the answer (else None)."""
+    return (
+        trimmed_clause(sentence, names)
+        or kept_closing_clause(sentence, names)
+        or kept_second_predicate(sentence, names)
+    )
+
+
+# "It premiered on Telemar on 2 October 2020 and consists of eight episodes.": one short subject, two predicates, the
+# first without a comma (a list or an apposition inside it may hide another "and")
+_TWO_PREDICATES = re.compile(
+    r"^(?P<subject>(?:It|They|He|She|The\s+[a-z]+))\s+(?P<cut>(?P<first>[a-z]+ed|was|were|is|are|has|had)\s"
+    r"[^,;:()\[\]\"“”]+?)\s+and\s+(?P<keep>(?P<second>[a-z]+[^s]s|[a-z]+ed|is|was|are|were|has|had|have)\s"
+    r"[^,;:()\[\]\"“”]+?)(?P<end>[.!?])$"
+)
+_AUXILIARIES = frozenset("is was are were has had have".split())
+
+
+def kept_second_predicate(sentence: str, names: Callable[[str], bool]) -> str | None:
+    """`sentence` with its first predicate cut, where that alone names what `names` finds and a second predicate of
+    the same short subject follows ("It premiered on Telemar on 2 October 2020 and consists of eight episodes." keeps
+    "It consists of eight episodes."). None otherwise, where the second predicate is under three words, or where
+    after a first "was ..." it opens on anything but an auxiliary ("was created ... and patented in 2004" shares the
+    "was", which the cut would take)."""
+    m = _TWO_PREDICATES.match(sentence)
+    if not m or names(m.group("keep")) or not names(m.group("cut")) or len(m.group("keep").split()) < 3:
+        return None
+    if m.group("first") in _AUXILIARIES and m.group("second") not in _AUXILIARIES:
+        return None
+    return f"{m.group('subject')} {m.group('keep')}{m.group('end')}"
 
 
 def kept_closing_clause(sentence: str, names: Callable[[str], bool]) -> str | None:

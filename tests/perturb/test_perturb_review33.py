@@ -66,3 +66,33 @@ def test_a_count_after_a_collective_noun_goes_alone(group, left):
     new = _generate(row, tx.MISSING_INFO, tx.MEDIUM, "Count Redacted")["perturbed_context"]
     assert new.startswith(f"The Weerd Windmills are {left} standing along")
     assert "unspecified" not in new and "19" not in new
+
+
+SERIES = (
+    "The Last Summer in Tarifa is a Spanish romantic drama television series created by Lucia Berenguer. It "
+    "premiered on Telemar on 2 October 2020 and consists of eight episodes. Set in the windsurfing town of Tarifa, it "
+    "stars Alvaro Quintana and Irene Solis as former lovers who meet again during a family wedding."
+)
+
+
+def test_purge_keeps_a_second_predicate_of_the_same_subject():
+    # twenty-eighth review R040: the whole sentence went, "consists of eight episodes" with it (B for both)
+    row = _row("when did the last summer in tarifa premiere", ["2 October 2020"], SERIES)
+    new = _generate(row, tx.MISSING_INFO, tx.HIGH, PURGE)["perturbed_context"]
+    assert "Berenguer. It consists of eight episodes. Set in" in new
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # the second predicate shares the first one's "was": the cut would take it
+        "It was first shown on Telemar on 2 October 2020 and praised for its eight episodes.",
+        # a comma in the first predicate: a list may hide another "and"
+        "It premiered on Telemar, a regional channel, on 2 October 2020 and consists of eight episodes.",
+    ],
+)
+def test_purge_cuts_the_whole_sentence_where_the_second_predicate_cannot_stand(sentence):
+    context = SERIES.replace("It premiered on Telemar on 2 October 2020 and consists of eight episodes.", sentence)
+    row = _row("when did the last summer in tarifa premiere", ["2 October 2020"], context)
+    new = _generate(row, tx.MISSING_INFO, tx.HIGH, PURGE)["perturbed_context"]
+    assert "episodes" not in new and "2020" not in new
