@@ -178,7 +178,7 @@ def answer_token_purge(item: Item) -> Proposal:
         return contains_any(s, item.answers) or has_token(s, tokens) or contains_any(s, heads)
 
     def edit(passage: str) -> str:
-        # a trailing clause that alone holds the answer goes, not its whole sentence with the sentence's other facts
+        # a clause or predicate that alone holds the answer goes, not its whole sentence with the sentence's other facts
         original = split_sentences(passage)
         sents = [(_kept_part(s, names) or s) if names(s) else s for s in original]
         gone = [names(s) for s in sents]
@@ -213,8 +213,8 @@ def answer_token_purge(item: Item) -> Proposal:
     return _proposal(
         item,
         passages,
-        "Deleted every sentence holding the answer, any of its name variants or its head words (only the clause "
-        "holding them where the sentence's last clause alone held them, or its first and the last stands alone).",
+        "Deleted every sentence holding the answer, any of its name variants or its head words (only the clause or "
+        "predicate that held them where one alone did and the rest of its sentence stands on its own).",
     )
 
 

@@ -1,8 +1,8 @@
-"""Changes after the thirty-third blind review (fresh source items rich in people): the answer-token purge keeps a
-sentence's closing clause that has a subject of its own when only the first clause names the answer, and a question
-about a building whose name holds its kind names it once ("Will Takanosu Castle ...", not 'the castle "Takanosu
-Castle"'); and, for the thirty-first's two wording borderlines, a count after a collective noun goes alone ("a group of
-windmills")."""
+"""Changes after the thirty-third and thirty-fourth blind reviews: the answer-token purge keeps a sentence's closing
+clause that has a subject of its own, or a second predicate of the same subject, when only the first names the answer;
+a question about a building whose name holds its kind names it once ("Will Takanosu Castle ...", not 'the castle
+"Takanosu Castle"'); and, for the thirty-first's two wording borderlines, a count after a collective noun goes alone
+("a group of windmills")."""
 
 from __future__ import annotations
 
