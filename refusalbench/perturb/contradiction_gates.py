@@ -181,6 +181,12 @@ _NUMBER_WORD = "|".join(at.SINGLE_WORD_NUMBERS)
 _OTHER_FIGURE = re.compile(rf"(?:\d[\d,.]*|\b(?:{_NUMBER_WORD})\b)(?![\d-])", re.I)
 
 
+# a count with no noun of its own ("three appointed by the duke", "the other six."): it counts the noun counted before
+_ELLIPTICAL_COUNT = re.compile(
+    rf"\b({_NUMBER_WORD}|\d+)\b(?=\s+(?:[a-z]+ed|[a-z]+en|of\s+them|were|are|was|is|by|from)\b|\s*[,.;:]|\s*$)", re.I
+)
+
+
 def count_unsettled(item: Item, original: str, new: str, value: str) -> None:
     """A rival count is not settled by the passage: the answer sentence counts no parts of the counted thing, and
     no other sentence names it (there it may be listed: "The films are subtitled ...", "the first and second
@@ -198,6 +204,12 @@ def count_unsettled(item: Item, original: str, new: str, value: str) -> None:
     if part:
         # "twelve platforms, four of them through platforms and two bay platforms": the parts add up to the stated six
         raise NotApplicable(f"the answer sentence counts parts of the same '{noun}' ({part.group(0)!r}) that settle it")
+    counts = [m.group(0) for m in _ELLIPTICAL_COUNT.finditer(rest) if m.group(1).lower() != "one"]
+    if len(counts) >= 2:
+        # "eleven judges, three appointed by the duke, three elected by the diet and a president chosen by the other
+        # six": counts with no noun of their own count the judges, and add up to the stated seven (thirty-fifth
+        # blind review); "every four years ... from five constituencies" count other things
+        raise NotApplicable(f"the answer sentence splits the count into parts ({', '.join(counts)}) that add up to it")
     stems = {_stem(w) for w in words}
     for s in other_sentences(item, original):
         hit = [w for w in re.findall(r"[A-Za-z][\w'-]*", s) if _stem(w) in stems]

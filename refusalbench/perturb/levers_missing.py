@@ -325,7 +325,14 @@ _HEDGED_BEFORE = re.compile(
 )
 # "$27 million, an unusually high figure owing to ...": the sum described as a figure ("a record for the artist"
 # after an undisclosed amount reads fine)
-_FIGURE_AFTER = re.compile(r"\s*,\s+(?:then\s+)?(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:figure|sum|number|total)\b", re.I)
+_FIGURE_AFTER = re.compile(
+    r"\s*,\s+(?:then\s+)?(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:figure|sum|number|total)\b"
+    # "$2.1 million, at the time one of the highest prices ever paid", "..., around 40 percent over its budget"
+    r"|\s*,\s+(?:[\w-]+\s+){0,4}?(?:one\s+of\s+the\s+(?:highest|lowest|largest|biggest)|"
+    r"the\s+(?:highest|lowest|largest|biggest)\b|\d[\d.]*\s*(?:percent|per\s+cent|%)|"
+    r"(?:over|under)\s+(?:its\s+|the\s+)?(?:original\s+)?budget)",
+    re.I,
+)
 # "at a cost of an undisclosed amount" reads as "at an undisclosed cost"
 _UNDISCLOSED_NOUN = re.compile(r"\ba (cost|price|fee|sum|value|budget) of an undisclosed amount\b")
 _LARGE_FIGURE = re.compile(r"\d[\d,.]*\s+(?:million|billion|trillion)\b", re.I)  # "1.84 billion" without its currency
