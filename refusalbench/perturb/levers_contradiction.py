@@ -105,7 +105,6 @@ def plain_restatement(original: str, new: str, value: str) -> None:
         raise NotApplicable("the answer sentence names other years, which the rival value could contradict")
     if not _YEAR_TOKEN.search(value) and re.search(r"\d", new.replace(value, "")):
         raise NotApplicable("the answer sentence gives other figures, which the rival value could clash with")
-
     before = new[: new.find(value)] if value in new else ""
     if re.search(rf"(?:{_HEDGE.pattern})\s*$", before, re.I):
         raise NotApplicable("the value is hedged in its sentence ('more than 80'); a rival would not contradict it")
