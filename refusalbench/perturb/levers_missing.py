@@ -226,15 +226,24 @@ _LAST_CLAUSE = re.compile(
 MIN_KEPT_WORDS = 6
 
 
+def _answer_only_in_cut(
+    pattern: re.Pattern[str], sentence: str, names: Callable[[str], bool], min_kept: int
+) -> re.Match[str] | None:
+    """The match of `pattern` (groups `cut`, `keep`, `end`) where only its `cut` part names the answer and `keep` has
+    at least `min_kept` words, else None: the shared test of every partial cut below."""
+    m = pattern.match(sentence)
+    if not m or not names(m.group("cut")) or names(m.group("keep")) or len(m.group("keep").split()) < min_kept:
+        return None
+    return m
+
+
 def trimmed_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
     """`sentence` without its last clause, where that clause alone holds what `names` finds ("It was discovered by
     chemists at ... and approved for medical use on 30 June 1994." keeps "It was discovered by chemists at ...");
     None where the rest would still name it, be under six words, or the sentence has no such clause."""
-    m = _LAST_CLAUSE.match(sentence)
-    if not m or not names(m.group("cut")) or names(m.group("keep")) or len(m.group("keep").split()) < MIN_KEPT_WORDS:
-        return None
-    if _PARTICIPLE_END.search(m.group("keep")):
-        return None  # "co-written and recorded by ...": the first participle shares the cut "by ..."
+    m = _answer_only_in_cut(_LAST_CLAUSE, sentence, names, MIN_KEPT_WORDS)
+    if not m or _PARTICIPLE_END.search(m.group("keep")):
+        return None  # or "co-written and recorded by ...": the first participle shares the cut "by ..."
     return m.group("keep") + m.group("end")
 
 
@@ -246,15 +255,6 @@ _CLOSING_CLAUSE = re.compile(
     r"[^;:()\[\]\"“”]+?)(?P<end>[.!?])$"
 )
 _POINTS_BACK = re.compile(r"\b(?:he|she|him|his|her|hers|they|them|their|it|its|this|that|these|those|there)\b", re.I)
-
-
-def _kept_part(sentence: str, names: Callable[[str], bool]) -> str | None:
-    """What of `sentence` may stay when only one of its clauses or predicates names the answer (else None)."""
-    return (
-        trimmed_clause(sentence, names)
-        or kept_closing_clause(sentence, names)
-        or kept_second_predicate(sentence, names)
-    )
 
 
 # "It premiered on Telemar on 2 October 2020 and consists of eight episodes.": one short subject, two predicates, the
@@ -273,10 +273,8 @@ def kept_second_predicate(sentence: str, names: Callable[[str], bool]) -> str | 
     "It consists of eight episodes."). None otherwise, where the second predicate is under three words, or where
     after a first "was ..." it opens on anything but an auxiliary ("was created ... and patented in 2004" shares the
     "was", which the cut would take)."""
-    m = _TWO_PREDICATES.match(sentence)
-    if not m or names(m.group("keep")) or not names(m.group("cut")) or len(m.group("keep").split()) < 3:
-        return None
-    if m.group("first") in _AUXILIARIES and m.group("second") not in _AUXILIARIES:
+    m = _answer_only_in_cut(_TWO_PREDICATES, sentence, names, 3)
+    if not m or m.group("first") in _AUXILIARIES and m.group("second") not in _AUXILIARIES:
         return None
     return f"{m.group('subject')} {m.group('keep')}{m.group('end')}"
 
@@ -286,12 +284,19 @@ def kept_closing_clause(sentence: str, names: Callable[[str], bool]) -> str | No
     finds ("Rosendahl published his description in 1829, and the mineral's crystal structure was determined in
     1967." keeps "The mineral's crystal structure was determined in 1967."); None where the closing clause has no
     subject of its own, names it too, points back, or is under six words."""
-    m = _CLOSING_CLAUSE.match(sentence)
-    if not m or names(m.group("keep")) or not names(m.group("cut")) or _POINTS_BACK.search(m.group("keep")):
-        return None
-    if len(m.group("keep").split()) < MIN_KEPT_WORDS:
+    m = _answer_only_in_cut(_CLOSING_CLAUSE, sentence, names, MIN_KEPT_WORDS)
+    if not m or _POINTS_BACK.search(m.group("keep")):
         return None
     return capitalise(m.group("keep")) + m.group("end")
+
+
+def _kept_part(sentence: str, names: Callable[[str], bool]) -> str | None:
+    """What of `sentence` may stay when only one of its clauses or predicates names the answer (else None)."""
+    return (
+        trimmed_clause(sentence, names)
+        or kept_closing_clause(sentence, names)
+        or kept_second_predicate(sentence, names)
+    )
 
 
 # "Answer and Subject Sentences Deleted" (every sentence naming the answer or a query word cut) is out of the
