@@ -117,15 +117,30 @@ def _date_usable(passage: str, m: re.Match) -> bool:
     return not re.search(rf"\b{m.group('year')}\b", others) and not _RELATIVE_TIME.search(others)
 
 
-def _year_alone(m: re.Match) -> str:
-    """ "in 1932" for the matched date; the comma that only closed "May 3, 1932," goes with it, unless the
-    sentence opens on the date ("On May 3, 1932, the ...") or an earlier comma may pair with it."""
-    year = f"{'In' if m.group(0)[0].isupper() else 'in'} {m.group('year')}"
+# a word after which a comma that only closed the phrase's pair is better gone ("based in England that ...",
+# "released in 1964 by ..."); before any other word (", specialising in ...", ", it tells ...", ", where ...")
+# the comma may set off a phrase or close an opening one, so it stays
+_FLOWS_ON = re.compile(
+    r"\s+(?:that|and|or|in|on|at|by|for|from|to|with|during|since|until|after|before|the\s+(?:previous|following|"
+    r"next|same)\s+(?:day|week|month|year|spring|summer|autumn|fall|winter|season))\b"
+)
+
+
+def _closing_comma(m: re.Match) -> str:
+    """The comma matched after the phrase, or nothing where it only closed the phrase's own pair ("May 3,
+    1932," or "Lyon, France,") mid-sentence and the sentence flows on (`_FLOWS_ON`); it stays where the sentence
+    opens on the phrase ("On May 3, 1932, the ...") or an earlier comma may pair with it."""
     comma = m.group("comma") or ""
     before = _before_in_sentence(m.string, m.start())
-    if comma and m.group("mdy") and before.strip() and "," not in before:
-        comma = ""
-    return year + comma
+    if comma and before.strip() and "," not in before and _FLOWS_ON.match(m.string[m.end() :]):
+        return ""
+    return comma
+
+
+def _year_alone(m: re.Match) -> str:
+    """ "in 1932" for the matched date (see `_closing_comma` for the comma after it)."""
+    year = f"{'In' if m.group(0)[0].isupper() else 'in'} {m.group('year')}"
+    return year + (_closing_comma(m) if m.group("mdy") else m.group("comma") or "")
 
 
 @lever(MI, tx.LOW, "Trim Month but Keep Year", CONTEXT)
@@ -165,8 +180,10 @@ _NAME = r"[A-Z][a-zà-ÿ'-]+"
 # ("the mayor of Lyon" or "near Lyon" would not); the city one to three capitalised words
 _CITY = re.compile(
     rf"\b(?P<prep>[Ii]n|[Ff]rom)\s+(?P<city>(?:St\.\s+)?{_NAME}(?:\s+{_NAME}){{0,2}}),\s+(?P<region>{_REGIONS})"
-    # followed by punctuation or a function word: "in Paris, Washington signed ..." names a person, not a state
-    r"(?=[.,;:)]|\s+(?:in|on|at|to|and|or|where|when|for|with|before|after|during|until|as|but|by|since)\b)"
+    # followed by a comma and a word in lower case, by punctuation, or by a function word: "in Paris, Washington
+    # signed ..." names a person, not a state
+    r"(?:(?P<comma>,)(?=\s+[a-z])|(?=[.,;:)]|\s+(?:in|on|at|to|and|or|where|when|for|with|before|after|during|until|"
+    r"as|but|by|since)\b))"
 )
 # a place question: the city may be what it asks or what places the answer
 _PLACE_QUESTION = re.compile(
@@ -177,6 +194,34 @@ _PLACE_QUESTION = re.compile(
 )
 # a later pointer to the city ("the city's mayor", "the town"): without its name it would point at the country
 _CITY_POINTER = re.compile(r"\b(?:the|its|this|that)\s+(?:city|town|village|municipality|capital|suburb|port)\b", re.I)
+
+
+# the adjectives of the regions that do not share their first four letters ("Portuguese" does with "Portugal")
+_ADJECTIVE_OF = {
+    "France": "French",
+    "Netherlands": "Dutch",
+    "Finland": "Finnish",
+    "Ireland": "Irish",
+    "Northern Ireland": "Irish",
+    "Spain": "Spanish",
+    "Wales": "Welsh",
+    "Denmark": "Danish",
+    "Switzerland": "Swiss",
+    "Poland": "Polish",
+    "Sweden": "Swedish",
+    "Iceland": "Icelandic",
+    "Scotland": "Scots",
+    "New Zealand": "New Zealand",
+    "Philippines": "Filipino",
+    "Thailand": "Thai",
+}
+
+
+def _region_named_again(sentence: str, region: str) -> bool:
+    """True when the sentence names the region, or its adjective, besides the phrase: "a Portuguese chain
+    headquartered in Braga, Portugal" would read "a Portuguese chain headquartered in Portugal"."""
+    adjective = _ADJECTIVE_OF.get(region, region[:4])
+    return bool(re.search(rf"\b{re.escape(region)}\b|\b{re.escape(adjective)}", sentence))
 
 
 def _city_usable(item: Item):
@@ -195,6 +240,7 @@ def _city_usable(item: Item):
             and not any(contains(a, city) for a in item.answers)
             and not re.search(rf"\b{re.escape(city)}\b", others)
             and not _CITY_POINTER.search(passage[m.end() :])
+            and not _region_named_again(_rest_of_sentence(passage, m), m.group("region"))
         )
 
     return usable
@@ -205,7 +251,9 @@ def remove_city(item: Item) -> Proposal:
     """ "born in Lyon, France" becomes "born in France" where the question asks nothing about a place."""
     item.need_anchor()
     _ask_free(item, _PLACE_QUESTION)
-    passages = _trim_one(item, _CITY, lambda m: f"{m.group('prep')} {m.group('region')}", _city_usable(item))
+    passages = _trim_one(
+        item, _CITY, lambda m: f"{m.group('prep')} {m.group('region')}{_closing_comma(m)}", _city_usable(item)
+    )
     return Proposal(
         item.query,
         passages,

@@ -88,6 +88,9 @@ def test_a_city_gives_way_to_its_country():
         {"context": BAND["context"] + " Lyon named a street after them."},  # named again
         {"context": BAND["context"] + " The city named a street after them."},  # pointed at again
         {"context": BAND["context"].replace("formed in Lyon, France", "popular in Spain, France and Italy")},
+        # the country stays named beside it: "a French band formed in France" (thirty-sixth review, R051)
+        {"context": BAND["context"].replace("a rock band", "a French rock band")},
+        {"context": BAND["context"].replace("a rock band", "a rock band touring France,")},
         {
             "context": BAND["context"]
             .replace("a rock band formed", "a band of the Conservatoire in")
@@ -115,3 +118,17 @@ def test_the_city_trim_declines(change):
 def test_questions_about_the_trimmed_detail_are_told_apart(query, time, place):
     assert bool(_TIME_QUESTION.search(query) or _ORDER_QUESTION.search(query)) is time
     assert bool(_PLACE_QUESTION.search(query)) is place
+
+
+@pytest.mark.parametrize(
+    "phrase, trimmed",
+    [
+        ("formed in Lyon, France, that", "formed in France that"),  # the comma only closed "Lyon, France,"
+        ("formed in Lyon, France, where", "formed in France, where"),  # it sets off a clause
+        ("formed in Lyon, France, playing", "formed in France, playing"),  # or a phrase
+        ("formed in Lyon, France, the previous autumn", "formed in France the previous autumn"),  # thirty-sixth R038
+    ],
+)
+def test_the_comma_after_a_city_goes_only_with_its_pair(phrase, trimmed):
+    context = BAND["context"].replace("formed in Lyon, France.", phrase + " the critics liked.")
+    assert trimmed in _run(dict(BAND, context=context), CITY)
