@@ -29,6 +29,7 @@ from refusalbench.perturb import (  # noqa: F401 - importing the modules registe
     levers_granularity_parts,
     levers_missing,
     levers_missing_low,
+    levers_missing_time,
     levers_missing_trim,
     levers_premise,
     levers_redact,

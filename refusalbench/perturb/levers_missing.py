@@ -154,10 +154,9 @@ def _mask(text: str, answers: list[str], stand_in: str, tokens: list[str] = ()) 
 # not stand beside ("the British singer-songwriter a certain person") or left a role that still named the person.
 
 
-# "Missing Temporal Adjunct" (the time phrase that answers "when" cut from its sentence) is out of the rotation:
-# across blind reviews about half of its items were strictly valid; the cut left broken punctuation ("records., she",
-# "came, after more than ..."), a bare "and was released.", a part of the gold answer ("at age 18"), or a date
-# that a named event still gives ("after World War II").
+# "Missing Temporal Adjunct" (the time phrase that answers "when" cut from its sentence) left the rotation after the
+# sixth blind review, when its cut left broken punctuation, a bare "and was released.", a part of the gold answer
+# or a date a named event still gives; it came back in `levers_missing_time`, with a gate for each of those.
 
 
 # -- HIGH --------------------------------------------------------------------------------------

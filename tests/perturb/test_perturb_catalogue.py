@@ -75,7 +75,6 @@ def test_every_implemented_cell_has_a_lever_of_the_base_catalogue(cls, intensity
         "Answer Clause Excised",
         "Peripheral Attribute Clash",
         "Placeholder Entity Substitution",
-        "Missing Temporal Adjunct",
         "Answer and Subject Sentences Deleted",
     ],
 )

@@ -250,9 +250,9 @@ def test_temporal_adjunct_takes_the_date_s_closing_comma_with_it():
         "query": "when will the flash season 4 be released",
         "answers": ["October 10, 2017"],
         "title": "The Flash (season 4)",
-        "context": "The fourth season of The Flash was ordered by the network. "
-        "The fourth season began airing on October 10, 2017, on The CW.",
+        # (not "The fourth season": an ordinal edition would date it again, and the cut declines)
+        "context": "The new season of The Flash was ordered by the network. "
+        "The new season began airing on October 10, 2017, on The CW.",
     }
-    # out of the rotation since the sixth blind review (about half its items strictly valid): it makes nothing
-    with pytest.raises(NotApplicable, match="no programmatic implementation"):
-        _gen(row, tx.MISSING_INFO, tx.MEDIUM, "Missing Temporal Adjunct")
+    out = _gen(row, tx.MISSING_INFO, tx.MEDIUM, "Missing Temporal Adjunct")
+    assert out["perturbed_context"].endswith("The new season began airing on The CW.")

@@ -68,9 +68,8 @@ def test_temporal_adjunct_cuts_the_only_date():
         "answers": ["1932"],
         "context": "The Sydney Harbour Bridge is a steel arch bridge. It was opened in 1932 by the premier.",
     }
-    # out of the rotation since the sixth blind review (about half its items strictly valid): it makes nothing
-    with pytest.raises(NotApplicable, match="no programmatic implementation"):
-        _lever(row, tx.MISSING_INFO, tx.MEDIUM, TEMPORAL)
+    out = _lever(row, tx.MISSING_INFO, tx.MEDIUM, TEMPORAL)
+    assert out["perturbed_context"].endswith("It was opened by the premier.")
 
 
 @pytest.mark.parametrize(

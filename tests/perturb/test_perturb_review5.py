@@ -21,17 +21,12 @@ def _lever(row, intensity, lever, pool_rows=()):
 @pytest.mark.parametrize(
     "context, expected",
     [
-        # a year's following comma is the clause's, not the date's: it stays
-        (
-            "The comic series debuted in 2003, published by a small press, with art by a local painter.",
-            "The comic series debuted, published by a small press, with art by a local painter.",
-        ),
         # an adjunct set off by a pair of commas goes with both
         (
             "The comic series, in 2003, moved to a small press run by two brothers.",
             "The comic series moved to a small press run by two brothers.",
         ),
-        # a full date's closing comma still goes with it
+        # a full date's closing comma goes with it where the sentence flows on
         (
             "The comic series began on October 10, 2003, with a small press run by two brothers.",
             "The comic series began with a small press run by two brothers.",
@@ -39,16 +34,16 @@ def _lever(row, intensity, lever, pool_rows=()):
     ],
 )
 def test_temporal_adjunct_keeps_commas_balanced(context, expected):
-    # out of the rotation since the sixth blind review (about half its items strictly valid): it makes nothing
     row = {"source_id": "c1", "query": "when did the comic series come out", "answers": ["2003", "October 10, 2003"]}
-    with pytest.raises(NotApplicable, match="no programmatic implementation"):
-        _lever(dict(row, context=context), tx.MEDIUM, "Missing Temporal Adjunct")
+    assert _lever(dict(row, context=context), tx.MEDIUM, "Missing Temporal Adjunct")["perturbed_context"] == expected
 
 
 @pytest.mark.parametrize(
     "context",
     [
         "The comic series (in 2003, ) was published by a small press run by two brothers.",  # "( )"
+        # "debuted, published by ...": a bare verb before the clause the year's comma opened
+        "The comic series debuted in 2003, published by a small press, with art by a local painter.",
         "The comic series has won many prizes, the first being in 2003.",  # "the first being."
         "The comic series was published in 2003 and written by a painter from the coast.",  # a shared "by"
         "At about 8:20 p.m. on 25 September 2003, the comic series was sent to print.",  # a time left dateless
