@@ -32,6 +32,7 @@ from refusalbench.perturb import (  # noqa: F401 - importing the modules registe
     levers_missing_time,
     levers_missing_trim,
     levers_premise,
+    levers_premise_living,
     levers_redact,
 )
 from refusalbench.perturb.base import BOTH, QUERY, REGISTRY, Item, LeverImpl, NotApplicable, Proposal

@@ -1,0 +1,59 @@
+"""FalsePremise MEDIUM: where a living person is buried, asked of the lead of a living person's article."""
+
+from __future__ import annotations
+
+import pytest
+
+from refusalbench import taxonomy as tx
+from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
+
+LEVER = "Burial for a Living Person"
+ACTRESS = {
+    "source_id": "living",
+    "query": "who played raquel in the harbour street saga",
+    "answers": ["Tessa Marlowe-Hinds"],
+    "title": "Tessa Marlowe-Hinds",
+    "context": "Tessa Marlowe-Hinds (born 9 May 1957) is an English actress. She is known for her role as Raquel in "
+    "the BBC sitcom The Harbour Street Saga, which she played from 1988 to 1996.",
+}
+
+
+def _run(**change) -> dict:
+    row = dict(ACTRESS, **change)
+    return generate_programmatic(row, tx.FALSE_PREMISE, tx.MEDIUM, 0, DistractorPool.from_base([row]), lever=LEVER)
+
+
+def test_a_living_person_is_asked_where_they_are_buried():
+    out = _run()
+    assert out["perturbed_query"] == "Where is Tessa Marlowe-Hinds buried?"
+    assert out["perturbed_context"] == ACTRESS["context"]
+
+
+def test_the_title_s_disambiguator_is_left_out():
+    assert _run(title="Tessa Marlowe-Hinds (actress)")["perturbed_query"] == "Where is Tessa Marlowe-Hinds buried?"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"context": ACTRESS["context"].replace("(born 9 May 1957) is", "(9 May 1957 – 2 June 2016) was")},
+        {"context": ACTRESS["context"].replace("(born 9 May 1957)", "(born 9 May 1957; died 2016)")},
+        {"context": ACTRESS["context"] + " A memorial bench in Leeds bears her name."},  # partly true
+        {"context": ACTRESS["context"] + " She played the late Lady Hale in a later series."},
+        {"context": ACTRESS["context"].replace("(born 9 May 1957) is", "(born 9 May 1957) was")},  # past tense
+        {"context": ACTRESS["context"].replace("an English actress", "an English folk band")},  # no person's role
+        {"context": ACTRESS["context"].replace("an English actress", "a fictional character")},
+        {"title": "The Harbour Street Saga"},  # the lead is not about the title's person
+        {"title": None},
+    ],
+)
+def test_the_question_declines(change):
+    with pytest.raises(NotApplicable):
+        _run(**change)
+
+
+@pytest.mark.parametrize(
+    "more", [" She rose to fame in the late 1980s.", " She remains active in real estate and theatre."]
+)
+def test_words_that_only_look_like_a_death_do_not_decline(more):
+    assert _run(context=ACTRESS["context"] + more)["perturbed_query"] == "Where is Tessa Marlowe-Hinds buried?"
