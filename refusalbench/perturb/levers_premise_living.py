@@ -1,4 +1,4 @@
-"""P-FalsePremise MEDIUM: ask where a living person is buried.
+"""P-FalsePremise MEDIUM: ask where a living person is buried (in one of a few wordings drawn per item).
 
 Only the query changes. The passage must be the lead of a living person's article, "<Name> (born 9 May 1957) is an
 English actress ...": a birth with no death in the bracket, the present tense, a human role. Then "Where is Tessa
@@ -59,6 +59,15 @@ def living_subject(passage: str, title: str) -> str | None:
     return name if _PERSON_ROLE.search(m.group("role")) else None
 
 
+# several wordings of the one premise, drawn per item, so that no single question form gives the label away
+_BURIAL_QUESTIONS = (
+    "Where is {name} buried?",
+    "In which cemetery is {name} buried?",
+    "Where was {name} laid to rest?",
+    "Where is the grave of {name}?",
+)
+
+
 @lever(FP, tx.MEDIUM, "Burial for a Living Person", QUERY)
 def burial_of_the_living(item: Item) -> Proposal:
     """Ask where the living subject of the passage is buried; the passage gives a birth, no death, in the present."""
@@ -68,7 +77,7 @@ def burial_of_the_living(item: Item) -> Proposal:
     if name is None:
         raise NotApplicable("the passage is not the lead of a living person's article ('X (born 1957) is an actress')")
     return Proposal(
-        f"Where is {name} buried?",
+        item.rng.choice(_BURIAL_QUESTIONS).format(name=name),
         list(item.passages),
         f"Asked where {name} is buried; the passage presents them as living (a birth, no death, 'is a ...').",
     )

@@ -23,14 +23,27 @@ def _run(**change) -> dict:
     return generate_programmatic(row, tx.FALSE_PREMISE, tx.MEDIUM, 0, DistractorPool.from_base([row]), lever=LEVER)
 
 
+ASKED = {
+    "Where is Tessa Marlowe-Hinds buried?",
+    "In which cemetery is Tessa Marlowe-Hinds buried?",
+    "Where was Tessa Marlowe-Hinds laid to rest?",
+    "Where is the grave of Tessa Marlowe-Hinds?",
+}
+
+
 def test_a_living_person_is_asked_where_they_are_buried():
     out = _run()
-    assert out["perturbed_query"] == "Where is Tessa Marlowe-Hinds buried?"
+    assert out["perturbed_query"] in ASKED
     assert out["perturbed_context"] == ACTRESS["context"]
 
 
+def test_the_wording_varies_from_item_to_item():
+    asked = {_run(source_id=f"living-{i}")["perturbed_query"] for i in range(24)}
+    assert asked == ASKED
+
+
 def test_the_title_s_disambiguator_is_left_out():
-    assert _run(title="Tessa Marlowe-Hinds (actress)")["perturbed_query"] == "Where is Tessa Marlowe-Hinds buried?"
+    assert _run(title="Tessa Marlowe-Hinds (actress)")["perturbed_query"] in ASKED
 
 
 @pytest.mark.parametrize(
@@ -56,4 +69,4 @@ def test_the_question_declines(change):
     "more", [" She rose to fame in the late 1980s.", " She remains active in real estate and theatre."]
 )
 def test_words_that_only_look_like_a_death_do_not_decline(more):
-    assert _run(context=ACTRESS["context"] + more)["perturbed_query"] == "Where is Tessa Marlowe-Hinds buried?"
+    assert _run(context=ACTRESS["context"] + more)["perturbed_query"] in ASKED
