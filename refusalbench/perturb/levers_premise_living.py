@@ -53,8 +53,12 @@ def living_subject(passage: str, title: str) -> str | None:
     words = name.split()
     if not 2 <= len(words) <= 4 or not all(w[:1].isupper() for w in words):
         return None
-    # the lead names the title's person: its surname (or last word) stands before the bracket
-    if not re.search(rf"\b{re.escape(words[-1])}\b", m.group("name")):
+    # the lead names the title's person: its last word stands before the bracket, and so does its first, or a longer
+    # form of it ("Greg Wise" for "Matthew Gregory Wise"; not "Richard Keith" for "Keith Thibodeaux", the fortieth
+    # review's R018)
+    lead = m.group("name")
+    first = re.escape(words[0])
+    if not re.search(rf"\b{re.escape(words[-1])}\b", lead) or not re.search(rf"\b{first}", lead, re.I):
         return None
     return name if _PERSON_ROLE.search(m.group("role")) else None
 

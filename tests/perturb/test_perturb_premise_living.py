@@ -42,6 +42,13 @@ def test_the_wording_varies_from_item_to_item():
     assert asked == ASKED
 
 
+def test_a_short_form_of_the_first_name_is_the_same_person():
+    row = dict(ACTRESS, title="Tess Marlowe-Hinds")
+    assert _run(**row)["perturbed_query"].endswith(
+        ("Tess Marlowe-Hinds buried?", "Tess Marlowe-Hinds laid to rest?", "Tess Marlowe-Hinds?")
+    )
+
+
 def test_the_title_s_disambiguator_is_left_out():
     assert _run(title="Tessa Marlowe-Hinds (actress)")["perturbed_query"] in ASKED
 
@@ -57,6 +64,7 @@ def test_the_title_s_disambiguator_is_left_out():
         {"context": ACTRESS["context"].replace("an English actress", "an English folk band")},  # no person's role
         {"context": ACTRESS["context"].replace("an English actress", "a fictional character")},
         {"title": "The Harbour Street Saga"},  # the lead is not about the title's person
+        {"title": "Richard Marlowe-Hinds"},  # nor where the title's first name is missing (fortieth review, R018)
         {"title": None},
     ],
 )
