@@ -36,7 +36,7 @@ _TIME_HINT = re.compile(
     r"|\b\d{1,2}[:.]\d\d\b|\b[ap]\.m\b|\b\d+(?:st|nd|rd|th)\b|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+"
     r"(?:annual|edition|season|series|anniversary|congress|ceremony)\b"
     r"|\b(?:War|Olympics?|Depression|Revolution|Cup|Super Bowl|World Series|Expo|Jubilee|Prohibition|Reformation|"
-    r"Renaissance|Cold War|Era|Age|Rush|Dynasty|Reign|Regency|Occupation)\b",
+    r"Renaissance|Era|Age|Rush|Dynasty|Reign|Regency|Occupation)\b",
 )
 # a verb or participle right before the phrase: where the sentence ends after the phrase ("It premiered on 3 May
 # 1983.") or goes on with "and" or a comma, the verb is left bare ("It premiered.", "released and written by")
@@ -70,7 +70,7 @@ def _cut(passage: str, m: re.Match) -> str | None:
         # ", on 3 May 1983, was ..." or ", in 1983.": the phrase was set off, and its commas go with it
         if ends:
             return stripped[:-1] + after
-        return stripped[:-1] + " " + after.lstrip(" ,") if comma else stripped + after
+        return (stripped[:-1] + " " + after.lstrip(" ,")) if comma else stripped + after
     if comma and not _FLOWS_ON.match(after):
         return stripped + "," + after  # the comma opens what follows ("..., reaching number 5")
     return stripped + (" " + after.lstrip(" ,") if comma else after)

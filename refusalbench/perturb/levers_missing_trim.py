@@ -225,6 +225,8 @@ def _region_named_again(sentence: str, region: str) -> bool:
 
 
 def _city_usable(item: Item):
+    """The test of a matched "in <city>, <region>" for `item`: the city is no part of a name, the title or an answer,
+    nothing later names or points to it, and its sentence does not name the region otherwise."""
     title = (item.title or "").lower()
 
     def usable(passage: str, m: re.Match) -> bool:
