@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
+from refusalbench.generation.ids import seed_for
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.distractors import DistractorPool, content_words
 from refusalbench.perturb.text import (
@@ -209,6 +210,13 @@ def first_answer_sentence(item: Item, passage: str) -> tuple[list[str], int]:
     if not hits:
         raise NotApplicable("the passage has no sentence stating the answer")
     return sents, hits[0]
+
+
+def wording(options: Sequence[str], subject: str) -> str:
+    """One of a question's `options`, drawn by its `subject` (the work's or person's name): different subjects read
+    differently, so that no one form marks the refusals, while two source questions about one subject get the same
+    text, which the check stage then sees as one item."""
+    return options[seed_for("wording", subject) % len(options)]
 
 
 def starts_cleanly(sentence: str) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from refusalbench import taxonomy as tx
-from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
+from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever, wording
 from refusalbench.perturb.levers_ambiguity import KIND_NOUNS, pronoun_query, subject_span
 from refusalbench.perturb.subject import BUILT, WORKS, Subject, quoted, title_core, work_subject
 from refusalbench.perturb.text import (
@@ -67,11 +67,41 @@ def _not_judged(item: Item) -> None:
         raise NotApplicable(f"the passage already judges its subject ({m.group(0)!r}): the question is partly grounded")
 
 
+# each lever asks its one question in a few wordings, drawn by the subject (`wording`), so that no single question
+# form marks the refusals (a benchmark whose unanswerable items all read alike can be learnt from the wording)
+_BEAUTY = (
+    "What is the most beautiful aspect of {s}?",
+    "What is the most beautiful thing about {s}?",
+    "Which part of {s} is the most beautiful?",
+)
+_COUNTERFACTUAL = (
+    "If {s} had never {verb}, how would {field} have developed since then?",
+    "How would {field} have developed if {s} had never {verb}?",
+    "Had {s} never {verb}, how would {field} look today?",
+)
+_FORECAST = (
+    "Will {s} still be widely known fifty years from now?",
+    "Will {s} still be remembered a century from now?",
+    "Fifty years from now, will {s} still be widely known?",
+)
+_RANKING = (
+    "Is {s} better than the other {kinds} {when}?",
+    "Does {s} rank above the other {kinds} {when}?",
+)
+# a chart position ("reached number one", "peaked at number 12") answers a ranking question as a fact: the forty-first
+# review's R004 and R021 ("rank above the other songs of its time" beside "number two on the Italian singles chart")
+_CHART = re.compile(
+    r"\b(?:number\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+)|No\.\s?\d+|#\d+|top\s+(?:ten|five|"
+    r"forty|\d+)|topped|peaked|charts?)\b",
+    re.I,
+)
+
+
 @lever(EP, tx.HIGH, "Most Beautiful Aspect", QUERY)
 def most_beautiful(item: Item) -> Proposal:
     subject = _subject(item, WORKS | BUILT)
     _not_judged(item)
-    query = f"What is the most beautiful aspect of {quoted(subject)}?"
+    query = wording(_BEAUTY, subject.name).format(s=quoted(subject))
     return Proposal(
         query, list(item.passages), f"Asked for the most beautiful aspect of the {subject.kind}: taste, not fact."
     )
@@ -81,7 +111,7 @@ def most_beautiful(item: Item) -> Proposal:
 def counterfactual_chain(item: Item) -> Proposal:
     subject = _subject(item, WORKS | BUILT)
     verb = "been built" if subject.kind in BUILT else CREATED.get(subject.kind, "been made")
-    query = f"If {quoted(subject)} had never {verb}, how would {subject.field} have developed since then?"
+    query = wording(_COUNTERFACTUAL, subject.name).format(s=quoted(subject), verb=verb, field=subject.field)
     return Proposal(
         query, list(item.passages), f"Asked for an alternate history without the {subject.kind}; nothing can ground it."
     )
@@ -90,7 +120,7 @@ def counterfactual_chain(item: Item) -> Proposal:
 @lever(EP, tx.MEDIUM, "Forecast without Model", QUERY)
 def forecast(item: Item) -> Proposal:
     subject = _subject(item, WORKS | BUILT)
-    query = f"Will {quoted(subject)} still be widely known fifty years from now?"
+    query = wording(_FORECAST, subject.name).format(s=quoted(subject))
     return Proposal(
         query,
         list(item.passages),
@@ -102,9 +132,11 @@ def forecast(item: Item) -> Proposal:
 def quality_ranking(item: Item) -> Proposal:
     subject = _subject(item, WORKS)
     _not_judged(item)
+    if _CHART.search(" ".join(item.passages)):
+        raise NotApplicable("the passage gives a chart position, which answers a ranking question as a fact")
     when = f"of {subject.year}" if subject.year else "of its time"
     kinds = subject.kind if subject.kind.endswith("s") else subject.kind + "s"  # "series", not "seriess"
-    query = f"Is {quoted(subject)} better than the other {kinds} {when}?"
+    query = wording(_RANKING, subject.name).format(s=quoted(subject), kinds=kinds, when=when)
     return Proposal(
         query,
         list(item.passages),

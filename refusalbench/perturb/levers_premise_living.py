@@ -1,4 +1,4 @@
-"""P-FalsePremise MEDIUM: ask where a living person is buried (in one of a few wordings drawn per item).
+"""P-FalsePremise MEDIUM: ask where a living person is buried (in one of a few wordings, drawn by the person).
 
 Only the query changes. The passage must be the lead of a living person's article, "<Name> (born 9 May 1957) is an
 English actress ...": a birth with no death in the bracket, the present tense, a human role. Then "Where is Tessa
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from refusalbench import taxonomy as tx
-from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
+from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever, wording
 
 FP = tx.FALSE_PREMISE
 
@@ -63,7 +63,8 @@ def living_subject(passage: str, title: str) -> str | None:
     return name if _PERSON_ROLE.search(m.group("role")) else None
 
 
-# several wordings of the one premise, drawn per item, so that no single question form gives the label away
+# several wordings of the one premise, drawn by the person (`wording`), so that no single question form gives the
+# label away
 _BURIAL_QUESTIONS = (
     "Where is {name} buried?",
     "In which cemetery is {name} buried?",
@@ -81,7 +82,7 @@ def burial_of_the_living(item: Item) -> Proposal:
     if name is None:
         raise NotApplicable("the passage is not the lead of a living person's article ('X (born 1957) is an actress')")
     return Proposal(
-        item.rng.choice(_BURIAL_QUESTIONS).format(name=name),
+        wording(_BURIAL_QUESTIONS, name).format(name=name),
         list(item.passages),
         f"Asked where {name} is buried; the passage presents them as living (a birth, no death, 'is a ...').",
     )

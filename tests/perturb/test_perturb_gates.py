@@ -44,31 +44,94 @@ def test_work_subject_reads_the_opening_sentence_only_for_works():
     assert work_subject(ROAD["context"], "Vacation (film)") is None  # the opening names another subject
 
 
+SONG = 'the song "{name}"'
+NAMES = (
+    "Holiday Road",
+    "Summer Rain",
+    "Paper Kites",
+    "Silver Days",
+    "Night Train",
+    "Blue Hour",
+    "Glass Moon",
+    "Cold Fire",
+)
+
+
+def _renamed(name: str) -> dict:
+    return {
+        k: v.replace("Holiday Road", name).replace("holiday road", name.lower()) if isinstance(v, str) else v
+        for k, v in ROAD.items()
+    }
+
+
 @pytest.mark.parametrize(
-    "intensity, lever, query",
+    "intensity, lever, forms",
     [
-        (tx.HIGH, "Most Beautiful Aspect", 'What is the most beautiful aspect of the song "Holiday Road"?'),
+        (
+            tx.HIGH,
+            "Most Beautiful Aspect",
+            {
+                f"What is the most beautiful aspect of {SONG}?",
+                f"What is the most beautiful thing about {SONG}?",
+                f"Which part of {SONG} is the most beautiful?",
+            },
+        ),
         (
             tx.HIGH,
             "Historical Counterfactual Chain",
-            'If the song "Holiday Road" had never been written, how would popular music have developed since then?',
+            {
+                f"If {SONG} had never been written, how would popular music have developed since then?",
+                f"How would popular music have developed if {SONG} had never been written?",
+                f"Had {SONG} never been written, how would popular music look today?",
+            },
         ),
         (
             tx.MEDIUM,
             "Forecast without Model",
-            'Will the song "Holiday Road" still be widely known fifty years from now?',
+            {
+                f"Will {SONG} still be widely known fifty years from now?",
+                f"Will {SONG} still be remembered a century from now?",
+                f"Fifty years from now, will {SONG} still be widely known?",
+            },
         ),
         (
             tx.MEDIUM,
             "Quality Ranking without Benchmark",
-            'Is the song "Holiday Road" better than the other songs of 1983?',
+            {
+                f"Is {SONG} better than the other songs of 1983?",
+                f"Does {SONG} rank above the other songs of 1983?",
+            },
         ),
     ],
 )
-def test_epistemic_questions_ask_about_the_passage_work(intensity, lever, query):
-    assert gen(ROAD, tx.EPISTEMIC, intensity, lever)["perturbed_query"] == query
+def test_epistemic_questions_ask_about_the_passage_work(intensity, lever, forms):
+    # the wording is drawn by the work, so that no one question form marks the refusals: over a few works, each shows
+    asked = set()
+    for name in NAMES:
+        query = gen(_renamed(name), tx.EPISTEMIC, intensity, lever)["perturbed_query"]
+        assert query in {f.format(name=name) for f in forms}
+        asked.add(query.replace(name, "{name}"))
+    assert asked == forms
     with pytest.raises(NotApplicable):  # a person: no kind of work to judge, and no fixed frame instead
         gen(ACTOR, tx.EPISTEMIC, intensity, lever)
+
+
+def test_no_ranking_question_where_the_passage_gives_a_chart_position():
+    # the forty-first review's R004 and R021: "rank above the other songs" read as a chart question answered by it
+    charted = dict(ROAD, context=ROAD["context"] + " It peaked at number 82 on the Billboard Hot 100.")
+    with pytest.raises(NotApplicable):
+        gen(charted, tx.EPISTEMIC, tx.MEDIUM, "Quality Ranking without Benchmark")
+
+
+def test_two_questions_about_one_work_get_one_wording():
+    # so that the check stage still sees the two items as one (their texts are the same)
+    other = dict(ROAD, source_id="road-2")
+    for lever in ("Most Beautiful Aspect", "Forecast without Model", "Quality Ranking without Benchmark"):
+        intensity = tx.HIGH if lever == "Most Beautiful Aspect" else tx.MEDIUM
+        assert (
+            gen(ROAD, tx.EPISTEMIC, intensity, lever)["perturbed_query"]
+            == (gen(other, tx.EPISTEMIC, intensity, lever)["perturbed_query"])
+        )
 
 
 def test_no_fixed_opinion_frame_at_epistemic_low():
@@ -245,10 +308,9 @@ def test_quality_ranking_plural_of_series():
     out = generate_programmatic(
         row, tx.EPISTEMIC, tx.MEDIUM, 0, DistractorPool.from_base([row]), lever="Quality Ranking without Benchmark"
     )
-    assert (
-        out["perturbed_query"]
-        == 'Is the series "The Suite Life of Zack & Cody" better than the other series of its time?'
-    )
+    query = out["perturbed_query"]
+    assert query.startswith(('Is the series "The Suite Life of Zack & Cody"', 'Does the series "The Suite Life'))
+    assert query.endswith(" series of its time?") and "seriess" not in query
 
 
 def test_ambiguity_pronoun_declines_a_trailing_name():

@@ -37,9 +37,15 @@ def test_a_living_person_is_asked_where_they_are_buried():
     assert out["perturbed_context"] == ACTRESS["context"]
 
 
-def test_the_wording_varies_from_item_to_item():
-    asked = {_run(source_id=f"living-{i}")["perturbed_query"] for i in range(24)}
-    assert asked == ASKED
+def test_the_wording_varies_from_person_to_person_and_stays_for_one():
+    forms = set()
+    for first in ("Tessa", "Maria", "Joan", "Lena", "Ruth", "Alma", "Vera", "Nora", "Ida", "Edith", "Greta", "Hilda"):
+        row = {k: v.replace("Tessa", first) if isinstance(v, str) else v for k, v in ACTRESS.items()}
+        row["answers"] = [a.replace("Tessa", first) for a in ACTRESS["answers"]]
+        forms.add(_run(**row)["perturbed_query"].replace(first, "Tessa"))
+    assert forms == ASKED
+    other = _run(source_id="living-2")["perturbed_query"]
+    assert other == _run()["perturbed_query"]  # another source question about her: the same text, one item
 
 
 def test_a_short_form_of_the_first_name_is_the_same_person():

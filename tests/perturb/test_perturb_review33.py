@@ -46,7 +46,8 @@ def test_a_building_whose_name_holds_its_kind_is_named_once():
     row = _row("who commanded takanosu castle during the siege", ["Tomura Sadakiyo"], CASTLE)
     row["title"] = "Takanosu Castle"
     query = _generate(row, tx.EPISTEMIC, tx.MEDIUM, "Forecast without Model")["perturbed_query"]
-    assert query == "Will Takanosu Castle still be widely known fifty years from now?"
+    assert query.count("Takanosu Castle") == 1 and 'castle "' not in query.lower()
+    assert "fifty years from now" in query.lower() or "a century from now" in query
 
 
 WINDMILLS = (
