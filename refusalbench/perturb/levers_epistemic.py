@@ -4,7 +4,8 @@ MEDIUM and HIGH ask a new question about the passage's own subject, only where t
 saying what kind of thing it is (a song, a film, a novel, a bridge: `perturb.subject`), so the
 judgement asked for makes sense for it: whether it is better than others of its kind or will still be
 known in fifty years (MEDIUM: a standard or a forecast the passage does not give), its most beautiful
-aspect or an alternate history without it (HIGH: no passage could ground them). LOW asks whether the
+aspect or an alternate history without it (HIGH: no passage could ground them), each in a few wordings
+drawn by the subject. LOW asks whether the
 subject is what the passage itself calls it ("a popular song") before the original question.
 Fixed frames around the original question ("In your view, ...", "Fifty years from now, what will the
 answer to this question be: ...") are not used: reviewers found the defect nominal or the wrapper
