@@ -43,7 +43,11 @@ _MONTH_RE = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
-_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+# pieces of date patterns for passages: a day of the month, a capitalised month name, a year of modern history
+DAY_NUMBER = r"(?:[12]\d|3[01]|0?[1-9])"
+MONTH_NAME = rf"(?:{MONTH_NAMES})"
+MODERN_YEAR = r"(?:1[5-9]\d\d|20\d\d)"
+_DAY = rf"{DAY_NUMBER}(?:st|nd|rd|th)?"
 _YEAR = r"(?:1[0-9]\d\d|20\d\d)"
 DATE_FORMS = [  # (regex, has_day, has_year)
     (re.compile(rf"^(?P<m>{_MONTH_RE})\s+(?P<d>{_DAY}),?\s+(?P<y>{_YEAR})$", re.I), "MDY"),

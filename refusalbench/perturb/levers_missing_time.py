@@ -19,9 +19,9 @@ from refusalbench.perturb.text import capitalise, contains_any, inside_quotes, r
 
 MI = tx.MISSING_INFO
 
-_DAY = r"(?:[12]\d|3[01]|0?[1-9])"
-_MONTH = rf"(?:{at.MONTH_NAMES})"
-_YEAR = r"(?:1[5-9]\d\d|20\d\d)"
+_DAY = at.DAY_NUMBER
+_MONTH = at.MONTH_NAME
+_YEAR = at.MODERN_YEAR
 # the phrase with its preposition, and a comma right after it
 _ADJUNCT = re.compile(
     rf"\b(?:[Oo]n\s+(?:{_DAY}\s+{_MONTH}|{_MONTH}\s+{_DAY},?)|[Ii]n\s+(?:{_MONTH},?\s+)?)\s*{_YEAR}\b(?P<comma>,)?"

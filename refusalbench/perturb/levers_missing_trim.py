@@ -19,9 +19,9 @@ from refusalbench.perturb.text import contains, contains_any, inside_quotes, tid
 
 MI = tx.MISSING_INFO
 
-_DAY = r"(?:[12]\d|3[01]|0?[1-9])"
-_YEAR = r"(?P<year>1[5-9]\d\d|20\d\d)"
-_MONTH = rf"(?:{at.MONTH_NAMES})"
+_DAY = at.DAY_NUMBER
+_YEAR = rf"(?P<year>{at.MODERN_YEAR})"
+_MONTH = at.MONTH_NAME
 # "on 3 May 1932", "on May 3, 1932", "in May 1932": the preposition goes with the date, so "in 1932" replaces it
 _DATE = re.compile(
     rf"\b(?:[Oo]n\s+(?:{_DAY}\s+{_MONTH}|(?P<mdy>{_MONTH}\s+{_DAY}),?)|[Ii]n\s+{_MONTH},?)\s+{_YEAR}\b(?P<comma>,(?=\s))?"
@@ -51,7 +51,7 @@ _ORDER_QUESTION = re.compile(
 _SCOPED = re.compile(
     rf"{RANK_WORDS.pattern}|\b(?:all|every|each|no|none|any|many|most|few|several|some|both|only|numerous|"
     rf"one|two|three|four|five|six|seven|eight|nine|ten|dozen|hundreds|thousands|millions)\b"
-    r"|(?<![\d,.])(?!(?:1[5-9]\d\d|20\d\d)s?\b)\d",
+    rf"|(?<![\d,.])(?!{at.MODERN_YEAR}s?\b)\d",
     re.I,
 )
 # a superlative in lower case ("the largest", "the busiest"), not a word that only ends so ("west", "contest")
