@@ -161,6 +161,8 @@ def _contested(answer: str, c: Candidate) -> bool:
         folded = fold(s)
         if re.search(_NEGATED + pattern.pattern, folded):
             return True
+        if year and re.search(_NEGATED + rf"\b{year.group(1)}\b", folded):
+            return True  # "... on May 18, 2016, and not in 2018": the answer's year itself denied
         if pattern.search(folded):
             continue
         if year and year.group(1) in s and not _YEAR.fullmatch(answer.strip()):

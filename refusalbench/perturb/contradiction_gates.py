@@ -19,6 +19,7 @@ from typing import Iterable, Sequence
 from refusalbench.generation.value_shape import lowered_names, new_shape_faults
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import Item, NotApplicable
+from refusalbench.perturb.missing_gates import TIME_POINTER
 from refusalbench.perturb.text import normalise_space, split_sentences
 
 YEAR = re.compile(r"(?<![\d.])(?<!\d,)(1[0-9]\d\d|20\d\d)(?!\d)(?!,\d)")
@@ -229,20 +230,23 @@ _APPOSITIVE = re.compile(r",\s+(?:a|an|the|who|which|whose|where)\s+[^,]+,")
 # was adapted by OLM" beside "a comment on a social media site")
 _POINTER = re.compile(r"[\"'“‘]?(?:this|these|that|those|such|it|its|they|their|he|his|she|her)\b", re.I)
 
+_PERSONAL = re.compile(r"(?:it|its|they|their|he|his|she|her)\b", re.I)
 
-def short_core(new: str, value: str) -> None:
+
+def short_core(new: str, value: str, pronoun_subject: bool = False) -> None:
     """A restatement copies only a short plain core of the answer sentence (subject, verb, value and at most
     a short phrase after it): at most 18 words, no appositive or relative clause set off by commas ("Blue
     Bloods, a police procedural drama series created by ..., premiered"), no clause after the value (",
     through Island Records as the band's major label debut") and no pointer back or pronoun subject ("this season
     was ...", "it was adapted by ...").
-    A long copy reads as a mechanical duplicate, not as a second source."""
+    A long copy reads as a mechanical duplicate, not as a second source. `pronoun_subject` lets the restatement
+    open on a personal pronoun ("It opened ..."), for a flat statement that follows the answer sentence at once."""
     body = new.strip().rstrip(".!?")
     if len(body.split()) > CORE_WORDS:
         raise NotApplicable(f"the restated sentence would copy more than {CORE_WORDS} words of the original")
     if _APPOSITIVE.search(body):
         raise NotApplicable("the restated sentence would copy an appositive or relative clause set off by commas")
-    if _POINTER.match(body):
+    if _POINTER.match(body) and not (pronoun_subject and _PERSONAL.match(body)):
         raise NotApplicable(
             "the restated sentence opens on a pointer back or a pronoun ('this season', 'it'), not on its subject"
         )
@@ -274,8 +278,10 @@ def same_time_frame(new: str, year: str) -> None:
 
 
 # an anniversary, an age or a span of years: with another year of the passage, arithmetic that dates the answer
+# ("as part of the celebrations of the millennium of the Hungarian state" gives 1896 back)
 _YEAR_ARITHMETIC = re.compile(
-    r"\banniversary\b|\bat the age of\b|\baged\s+\d+|\b\d+\s+years?\s+(?:later|after|earlier|before|old)\b"
+    r"\banniversary\b|\b(?:centenary|centennial|bicentenary|bicentennial|tercentenary|millennium|jubilee)\b"
+    r"|\bat the age of\b|\baged\s+\d+|\b\d+\s+years?\s+(?:later|after|earlier|before|old)\b"
     r"|\b(?:a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|decades?)\s+(?:later|after|earlier|before)\b",
     re.I,
 )
@@ -287,3 +293,23 @@ def no_year_arithmetic(item: Item) -> None:
     m = _YEAR_ARITHMETIC.search(" ".join(item.passages))
     if m:
         raise NotApplicable(f"the passage ties the year to another one ({m.group(0)!r}); it settles a rival")
+
+
+_DAY_ASKED = re.compile(r"\b(?:what|which)\s+day\b|\bon what day\b", re.I)
+
+
+def day_not_asked(item: Item) -> None:
+    """The query does not ask for the day: a rival date keeps the day and month ("January 14, 1937" against
+    "January 14, 1934"), which then answer "what day" under both."""
+    if _DAY_ASKED.search(item.query):
+        raise NotApplicable("the query asks for the day, which the rival date leaves standing")
+
+
+def time_not_pointed_back(item: Item, sentence: str) -> None:
+    """The sentence after `sentence` does not point back to its time ("... on Rádio Nacional that year"): a statement
+    inserted between them would take the pointer."""
+    for passage in item.passages:
+        sents = split_sentences(passage)
+        for k, s in enumerate(sents[:-1]):
+            if _same(s, sentence) and TIME_POINTER.search(sents[k + 1]):
+                raise NotApplicable("the next sentence points back to the answer's time ('that year')")

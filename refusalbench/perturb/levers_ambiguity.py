@@ -116,9 +116,19 @@ def pronoun_query(query: str, title: str, pronoun: str) -> Optional[str]:
 
 @functools.lru_cache(maxsize=8192)
 def _about_thing(passage: str, title: str) -> bool:
-    """The passage opens on its title and is about a thing, not a person (few personal pronouns)."""
+    """The passage opens on its title and is about a thing, not a person (few personal pronouns, no birth in the
+    opening sentence: "Aino Kettunen (born 1955) is a Finnish politician ... She served ..." has one pronoun)."""
     sents = split_sentences(passage)
-    return bool(sents) and contains(sents[0], title_core(title)) and len(_PERSONAL.findall(passage)) <= 1
+    return (
+        bool(sents)
+        and contains(sents[0], title_core(title))
+        and len(_PERSONAL.findall(passage)) <= 1
+        and not re.search(rf"{re.escape(title_core(title))}\s*{_BORN.pattern}", sents[0], re.I)
+    )
+
+
+# the bracket right after the title gives a birth: the title names a person
+_BORN = re.compile(r"\((?:[^()]*[;,]\s*)?(?:born|b\.)\s")
 
 
 def _own_subject(item: Item) -> str:

@@ -68,7 +68,8 @@ _CONNECTIVE = re.compile(
 
 PLAIN_WORDS = 25
 _YEAR_TOKEN = re.compile(r"(?<!\d)(?:1[0-9]\d\d|20\d\d)(?!\d)")
-_AWKWARD_PUNCTUATION = re.compile(r"[—–;()\[\]]")
+# a colon too: "The band has eight members: vocalist Kim Do-hyun, ..." names the five the count is about
+_AWKWARD_PUNCTUATION = re.compile(r"[—–;:()\[\]]")
 _PREPOSITION_OPENER = re.compile(
     r"(?:to|in|on|at|by|as|after|before|during|from|since|until|with|when|while|following|according|upon|"
     r"principal|originally|initially|later|today|currently|instead|despite|although|though|unlike|first|last|"
@@ -100,7 +101,7 @@ def plain_restatement(original: str, new: str, value: str) -> None:
     if len(new.split()) > PLAIN_WORDS:
         raise NotApplicable(f"the answer sentence is longer than {PLAIN_WORDS} words")
     if _AWKWARD_PUNCTUATION.search(new):
-        raise NotApplicable("the answer sentence has a dash, semicolon or bracket")
+        raise NotApplicable("the answer sentence has a dash, semicolon, colon or bracket")
     if set(_YEAR_TOKEN.findall(new)) - set(_YEAR_TOKEN.findall(value)):
         raise NotApplicable("the answer sentence names other years, which the rival value could contradict")
     if not _YEAR_TOKEN.search(value) and re.search(r"\d", new.replace(value, "")):
@@ -149,16 +150,20 @@ def _conflict(
     plain: bool = False,
     gate: Optional[Callable[[str, str], None]] = None,
     contested: bool = True,
+    core_only: bool = False,
 ) -> Proposal:
     """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage.
     `plain` also requires a short, plain answer sentence (`plain_restatement`), and unless `contested` is
     False (LOW, where the answer stays) one that alone states the answer (`gates.stated_once`);
-    `gate(original, new)` adds the lever's own gates. The statement must be well-formed (`gates.well_formed`)."""
+    `gate(original, new)` adds the lever's own gates; `core_only` restates the sentence only up to the value where a
+    clause set off by a comma follows it. The statement must be well-formed (`gates.well_formed`)."""
     if item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
         # an untyped phrase is replaced only by one of the same kind ("long bone" → "irregular bone")
         raise NotApplicable("the answer is an untyped phrase and the rival value is not of the same kind")
     gates.grounded(item)
     original, new = restated(item, value, MAX_WORDS)
+    if core_only and re.match(r"\s*,", new[new.find(value) + len(value) :]):
+        new = new[: new.find(value) + len(value)] + "."
     if plain:
         plain_restatement(original, new, value)
         if contested:
@@ -168,11 +173,24 @@ def _conflict(
     if _CONNECTIVE.match(original.strip()):
         raise NotApplicable("the answer sentence opens with a connective ('However, ...') that cannot follow 'that'")
     template = item.rng.choice(templates) if isinstance(templates, tuple) else templates
-    statement = end_sentence(template.format(s=item.embedded(new), a=item.anchor_text))
-    standalone = end_sentence(alone.format(S=end_sentence(new), a=item.anchor_text)) if alone else statement
+    statement = end_sentence(_fill(item, template, new))
+    standalone = end_sentence(_fill(item, alone, new)) if alone else statement
     gates.well_formed(item, statement)
     gates.well_formed(item, standalone)
     return Proposal(item.query, place(item, original, statement, standalone), reason.format(v=value))
+
+
+def _fill(item: Item, template: str, new: str) -> str:
+    """`template` with the restated sentence as `{s}` (to follow "that"), `{S}` (standing alone) or `{B}` (standing
+    alone, its closing full stop left for the template to follow)."""
+    fields = {"a": item.anchor_text, "S": end_sentence(new)}
+    if "{s}" in template:
+        fields["s"] = item.embedded(new)
+    if "{B}" in template:
+        if not re.search(r"[^.\"”'’)]\.$", fields["S"]):
+            raise NotApplicable("the answer sentence does not end on a plain full stop that a clause can follow")
+        fields["B"] = fields["S"][:-1]
+    return template.format(**fields)
 
 
 # -- MEDIUM ------------------------------------------------------------------------------------
@@ -195,18 +213,20 @@ def dual_dates(item: Item) -> Proposal:
     )
 
 
-def _dated(item: Item, original: str, new: str, value: str) -> None:
+def _dated(item: Item, original: str, new: str, value: str, pronoun_subject: bool = False) -> None:
     """A date clash needs a one-time fact dated against no other event, restated as a short plain core
     whose rival year dates the same event (`contradiction_gates`)."""
     gates.chronology_free(original)
+    gates.day_not_asked(item)
+    gates.time_not_pointed_back(item, original)
     for year in _YEAR_TOKEN.findall(item.anchor_text):
         gates.exclusive_year(original, year)
-    _core(new, value)
+    _core(new, value, pronoun_subject)
 
 
-def _core(new: str, value: str) -> None:
+def _core(new: str, value: str, pronoun_subject: bool = False) -> None:
     """The restatement copies a short plain core (`gates.short_core`) and a rival year keeps the time frame."""
-    gates.short_core(new, value)
+    gates.short_core(new, value, pronoun_subject)
     for year in _YEAR_TOKEN.findall(value):
         gates.same_time_frame(new, year)
 
@@ -287,6 +307,72 @@ def other_figure(item: Item, most_apart: float | None = None) -> str:
 # dates, not with who did the act, and no rival is named), and its "when" form read 0 of 9 strictly in the
 # thirty-fourth (one annotator: the date asked is never contested by another value). A careful reader may answer
 # and flag the inconsistency; precision first.
+
+# Two flat statements in the passage's own voice, no source named: the second gives the event another year and
+# denies the first one's, so the passage asserts the year and its negation. One-time dated facts only, with the
+# dual-dates gates: a rival that an added event ("He also won the 1994 contest"), a periodic edition or a stated
+# chronology could reconcile is no contradiction at all.
+MUTUAL_EXCLUSION = (
+    "{B}, and not in {y}.",
+    "{B}; that did not happen in {y}.",
+)
+# a plan, not a fact: "is scheduled to be released on May 18, 2016; that did not happen in 2018" denies what
+# was never said to have happened
+# after the date, only a short phrase saying where or by whom ("on 9 March 1873 by Bishop Okafor", "from Kourou")
+_PLACE_OR_AGENT = re.compile(r"(?:by|in|at|from|aboard|near|off|on|to|with|under|for)\b", re.I)
+_GOES_ON = re.compile(r"\b(?:and|or|but|which|who|where|when|while|after|before|as)\b|\d", re.I)
+_TWO_PREDICATES = re.compile(r"\band\s+(?:first\s+|later\s+|then\s+)?(?:[a-z]+ed|was|were|is|are|has|had)\b")
+_DESCRIBED = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the|one)\b", re.I)
+_PLANNED = re.compile(r"\b(?:scheduled|upcoming|set to|slated|expected|planned|will|due to|to be)\b", re.I)
+
+
+@lever(CO, tx.HIGH, "Mutual Exclusion Claim", NOISE)
+def mutual_exclusion(item: Item) -> Proposal:
+    """The dated event stated again with its year moved, and its stated year denied ("The bridge opened on
+    12 June 1933, and not in 1931." after "The bridge opened on 12 June 1931."); the restatement stops at the date
+    where a clause set off by a comma follows it."""
+    item.need_anchor()
+    if item.atype not in (at.DATE, at.YEAR):
+        raise NotApplicable("the answer is not a date")
+    value = other_figure(item)
+    year = _YEAR_TOKEN.findall(item.anchor_text)[0]
+    template = item.rng.choice(MUTUAL_EXCLUSION).replace("{y}", year)
+
+    def gate(original: str, new: str) -> None:
+        if _YEAR_TOKEN.findall(original) != [year]:
+            # "with Ice Age in 2002, Ice Age: The Meltdown in 2006, ...": the cut core would drop dates of other things
+            raise NotApplicable("the answer sentence names another year, or the answer's twice")
+        if _PLANNED.search(original):
+            raise NotApplicable("the answer sentence states a plan ('scheduled to'), not an event that took place")
+        tail = new[new.find(value) + len(value) :].strip(" .")
+        if tail and (not _PLACE_OR_AGENT.match(tail) or _GOES_ON.search(tail)):
+            raise NotApplicable(
+                "the answer sentence goes on after the date ('premiered in 2019 and ran for 16 episodes'); the "
+                "denial would not follow the date it denies"
+            )
+        if _TWO_PREDICATES.search(new[: new.find(value)]):
+            raise NotApplicable(
+                "the answer sentence states another fact before the date ('was written by ... and first released "
+                "on'), which the restatement would copy"
+            )
+        if _DESCRIBED.search(new[: new.find(value)]):
+            raise NotApplicable(
+                "the answer sentence describes what the subject is ('is an oil painting'); the denial would have no "
+                "plain event to deny"
+            )
+        # the statement follows the answer sentence at once, so "It opened ..." keeps its antecedent (one passage)
+        _dated(item, original, new, value, pronoun_subject=not item.multi)
+
+    return _conflict(
+        item,
+        value,
+        template,
+        "Stated the event again in {v} and denied its stated year " + year + ".",
+        template,
+        plain=True,
+        gate=gate,
+        core_only=True,
+    )
 
 
 _WHEN = re.compile(r"\s*(?:when|what year|which year|in what year|what date|what time)\b", re.I)

@@ -200,6 +200,12 @@ def answer_token_purge(item: Item) -> Proposal:
             # "Nicknamed the Herons, the club was founded in 1889 and plays at Marsh Lane ...": the club's other
             # facts would go with the nickname
             raise NotApplicable("the answer stands only in a sentence's opening phrase; its main clause would go too")
+        named = [*item.answers, item.query]
+        for s, kept, g in zip(original, sents, gone):
+            if names(s) and carries_other_facts(s if g else removed_part(s, kept), named, whole=g):
+                # "First synthesised in 1994 at a laboratory in Lyon, pemarolide was approved ... in 2006 and in
+                # the European Union two years later.": the synthesis and the EU approval would go with the US date
+                raise NotApplicable("the cut would take another figure or clause, a fact of its own, with the answer")
         new = _drop(rebuild(sents) if sents != original else passage, names)
         if new != passage and fragment_left([s for s in sents if not names(s)]):
             raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")
@@ -215,6 +221,46 @@ def answer_token_purge(item: Item) -> Proposal:
         "Deleted every sentence holding the answer, any of its name variants or its head words (only the clause or "
         "predicate that held them where one alone did and the rest of its sentence stands on its own).",
     )
+
+
+# a figure in words ("took almost four years"), not "one", which is as often a pronoun ("one of the ...")
+_NUMBER_WORD = re.compile(
+    r"\b(?:" + "|".join(w for w in at.SINGLE_WORD_NUMBERS if w != "one") + r"|thousand|million|billion|dozen)\b",
+    re.I,
+)
+# a second clause or predicate: ", and introduced rats and cats are thought ...", "... and took almost four years"
+_SECOND_CLAUSE = re.compile(
+    r";|,\s+(?:and|but|while|whereas|which|who|whose|where)\s|\band\s+(?:was|were|is|are|has|had|have|took|"
+    r"became|remains?|remained|won|made|[a-z]+ed)\b",
+    re.I,
+)
+
+
+def carries_other_facts(deleted: str, named: list[str], whole: bool = True) -> bool:
+    """True when the `deleted` text would take more than the answer: a figure (in digits or words) stays in it once
+    what `named` holds (the answers, the query) is taken out ("until 1898" of "which country ruled puerto rico
+    before 1898" is the question's own), or, for a `whole` sentence, a second clause or predicate does ("..., and
+    took almost four years to complete")."""
+    rest = deleted
+    for text in named:
+        rest = re.sub(re.escape(text), " ", rest, flags=re.I)
+        for figure in re.findall(r"\d[\d,.]*\d|\d", text):
+            rest = re.sub(rf"(?<![\d,.]){re.escape(figure)}(?![\d,.]*\d)", " ", rest)
+    if re.search(r"\d", rest) or _NUMBER_WORD.search(rest):
+        return True
+    return whole and bool(_SECOND_CLAUSE.search(rest))
+
+
+def removed_part(sentence: str, kept: str) -> str:
+    """The words of `sentence` that `kept` (a part of it) leaves out."""
+    left = kept.split()
+    out = []
+    for word in sentence.split():
+        if word in left:
+            left.remove(word)
+        else:
+            out.append(word)
+    return " ".join(out)
 
 
 # a sentence's last clause: ", whose secret identity is ...", " and approved for medical use in Japan on 30 June 1994"
@@ -289,11 +335,36 @@ def kept_closing_clause(sentence: str, names: Callable[[str], bool]) -> str | No
     return capitalise(m.group("keep")) + m.group("end")
 
 
+# "The race was first held in 1988, and since 2009 it has also included a separate women's division.": a closing
+# clause whose subject "it" is the first clause's short common-noun subject, which the kept sentence names again
+_CLOSING_IT = re.compile(
+    r"^(?P<subject>The\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)\s+(?P<cut>(?:was|is|has|had)\s[^,;:]*\S),\s+and\s+"
+    r"(?P<lead>(?:since|in|from|by|after|until)\s+[^,;:\s]+(?:\s+[^,;:\s]+)?,?\s+)?it\s+"
+    r"(?P<keep>(?:was|is|has|had)\s[^;:()\[\]\"“”]+?)(?P<end>[.!?])$"
+)
+
+
+def kept_closing_it_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
+    """The closing clause of `sentence` as a sentence of its own, its "it" replaced by the first clause's subject,
+    where only the first clause holds what `names` finds ("The race was first held in 1988, and since 2009 it has
+    also included a separate women's division." keeps "Since 2009 the race has also included a separate women's
+    division."); None where the closing clause names it too, points back otherwise, or is under three words."""
+    m = _CLOSING_IT.match(sentence)
+    if not m or not names(m.group("cut")) or len(m.group("keep").split()) < 3:
+        return None
+    lead = (m.group("lead") or "").rstrip(", ")
+    kept = f"{lead} {m.group('subject').lower()} {m.group('keep')}".strip()
+    if names(kept) or _POINTS_BACK.search(f"{lead} {m.group('keep')}"):
+        return None
+    return capitalise(kept) + m.group("end")
+
+
 def _kept_part(sentence: str, names: Callable[[str], bool]) -> str | None:
     """What of `sentence` may stay when only one of its clauses or predicates names the answer (else None)."""
     return (
         trimmed_clause(sentence, names)
         or kept_closing_clause(sentence, names)
+        or kept_closing_it_clause(sentence, names)
         or kept_second_predicate(sentence, names)
     )
 
@@ -337,6 +408,11 @@ _FIGURE_AFTER = re.compile(
     r"(?:over|under)\s+(?:its\s+|the\s+)?(?:original\s+)?budget)",
     re.I,
 )
+# the amount used as an adjective: a word after it that is none of the words a sum is followed by
+_NOUN_AFTER = re.compile(
+    r"\s+(?!(?:in|on|at|by|for|from|to|and|or|but|with|as|was|were|is|are|had|has|which|that|when|while|after|"
+    r"before|per|a|an|the|each|over|during|of|into|until|since|than)\b)([a-z][a-z-]+)\b"
+)
 # "at a cost of an undisclosed amount" reads as "at an undisclosed cost"
 _UNDISCLOSED_NOUN = re.compile(r"\ba (cost|price|fee|sum|value|budget) of an undisclosed amount\b")
 _LARGE_FIGURE = re.compile(r"\d[\d,.]*\s+(?:million|billion|trillion)\b", re.I)  # "1.84 billion" without its currency
@@ -359,6 +435,10 @@ def price_redacted(item: Item) -> Proposal:
                         f"the amount is described after it ({described.group(0).strip(' ,')!r}), which an "
                         "undisclosed amount cannot be"
                     )
+                noun = _NOUN_AFTER.match(passage[m.end() :])
+                if noun:
+                    # "through a €14.6 million restoration project" would read "an undisclosed amount restoration"
+                    raise NotApplicable(f"the amount qualifies a noun ({noun.group(1)!r}); no undisclosed amount can")
                 hedge = _HEDGED_BEFORE.search(passage[max(0, m.start() - 40) : m.start()])
                 if hedge:
                     raise NotApplicable(

@@ -55,7 +55,8 @@ def refers_to_figure(sentence: str) -> bool:
 # "the same chart" / "the remaining ten nerves", or an "also" that adds to what went ("It also became ...")
 _PERSON_POINTER = re.compile(
     r"\b(?:he|him|his|himself|she|her|hers|herself|they|them|their|themselves|these|those|each one)\b"
-    r"|\bthe\s+(?:above|aforementioned|latter|former|same|remaining)\b|^\W*(?:\S+\s+){0,2}also\b",
+    r"|\bthe\s+(?:above|aforementioned|latter|former|same|remaining)\b|^\W*(?:\S+\s+){0,2}also\b"
+    r"|\binstead\b",  # "It premiered instead in Brussels" once the hoped-for Paris production went
     re.I,
 )
 
@@ -68,7 +69,7 @@ def points_back_after_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool:
 
 
 # "later the same year", "two days later", "have not appeared since.": a time given only by an earlier sentence
-_TIME_POINTER = re.compile(
+TIME_POINTER = re.compile(
     r"\b(?:the\s+(?:same|following|next|previous|preceding)|that)\s+(?:year|month|week|day|decade|season)\b"
     r"|\b(?:a|an|one|two|three|four|five|several|few|\d+)\s+(?:years?|months?|weeks?|days?|decades?)\s+later\b"
     r"|\bsince\s*[.,;]|\bsince\s+then\b|\b(?:by then|by that time|at that time)\b",
@@ -81,7 +82,7 @@ def refers_to_time_after_cut(sents: Sequence[str], gone: Sequence[bool]) -> bool
     was confirmed ... later the same year" once the sentence with the signing date went); a story's own "the next
     day" after a cut that dated nothing is fine."""
     return any(
-        not gone[k] and _TIME_POINTER.search(sents[k]) and any(g and dates_left(s) for s, g in zip(sents[:k], gone))
+        not gone[k] and TIME_POINTER.search(sents[k]) and any(g and dates_left(s) for s, g in zip(sents[:k], gone))
         for k in range(1, len(sents))
     )
 

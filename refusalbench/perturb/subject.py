@@ -29,7 +29,7 @@ KINDS = {
     "musical": ("musical", "theatre"),
     "sitcom": ("series", "television"),
     "series": ("series", "television"),
-    "painting": ("painting", "painting"),
+    "painting": ("painting", "the art of painting"),  # bare "painting" read as this painting
     # built places: the field is what their absence would have changed
     "bridge": ("bridge", "the region around it"),
     "cathedral": ("cathedral", "the city around it"),

@@ -25,12 +25,7 @@ def test_our_files_load_beside_the_base_catalogue(catalogue):
 # cells no rule makes valid items for (README, "Programmatic generator"): the epistemic levers and the Granularity
 # LOW and HIGH questions edit the query, which the multi-passage targets of those classes (the context) exclude (the
 # Ambiguity levers are registered for both shapes, as the target allows, and decline multi-passage items)
-# Contradiction HIGH: the tenfold count clash left the rotation after the thirty-first blind review (6 of 15 valid)
-DECLINED = (
-    {(tx.GRANULARITY, i, True) for i in (tx.LOW, tx.HIGH)}
-    | {(tx.EPISTEMIC, i, True) for i in tx.INTENSITIES}
-    | {(tx.CONTRADICTION, tx.HIGH, multi) for multi in (False, True)}
-)
+DECLINED = {(tx.GRANULARITY, i, True) for i in (tx.LOW, tx.HIGH)} | {(tx.EPISTEMIC, i, True) for i in tx.INTENSITIES}
 
 
 @pytest.mark.parametrize("cls, intensity", tx.cells())

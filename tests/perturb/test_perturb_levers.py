@@ -59,10 +59,11 @@ MIN_COVERAGE_CELL = {
     # once a sentence that a later "the <noun>" points back to and a bracket limiting its statement stay; 54 % / 51 %
     # since only an opening clause that dates the statement is cut and a "(see ...)" bracket stays
     (tx.MISSING_INFO, tx.LOW): 0.5,
-    # 3.7 % since the subject cut left the rotation (5 % with it): answer tokens purged (short factoids), only where
-    # what is left reads as a passage, no pronoun for people points back to what went, and no other name of the
-    # answer's kind stays beside the query's words (11 % before those, with the subject cut)
-    (tx.MISSING_INFO, tx.HIGH): 0.03,
+    # 1.7 % since the purge declines where what it cuts would take another figure, or (a whole sentence) another
+    # clause, with the answer (3.7 % before; 5 % with the subject cut): answer tokens purged (short factoids), only
+    # where what is left reads as a passage, no pronoun for people points back to what went, and no other name of
+    # the answer's kind stays beside the query's words (11 % before those, with the subject cut)
+    (tx.MISSING_INFO, tx.HIGH): 0.01,
     # 0 % here since the source gate declines a query naming a number the passage does not state (3 of 2,124)
     (tx.FALSE_PREMISE, tx.LOW): 0.0,
     (tx.FALSE_PREMISE, tx.MEDIUM): 0.01,
@@ -85,8 +86,8 @@ MIN_COVERAGE_MULTI = {
     tx.GRANULARITY: 0.0,
     (tx.GRANULARITY, tx.MEDIUM): 0.005,
     (tx.MISSING_INFO, tx.MEDIUM): 0.0,
-    (tx.MISSING_INFO, tx.HIGH): 0.06,  # 7.3 % with the purge alone (10 % with the subject cut, 15 % before the
-    # pronoun and rival-name gates)
+    (tx.MISSING_INFO, tx.HIGH): 0.01,  # 1.3 % since a purge that would take another figure or clause is
+    # declined (7.3 % before; 10 % with the subject cut, 15 % before the pronoun and rival-name gates)
     tx.AMBIGUITY: 0.0,
     tx.EPISTEMIC: 0.0,
     (tx.CONTRADICTION, tx.LOW): 0.0,

@@ -26,7 +26,7 @@ def _purge(kept: str, query="who has the most formula one world titles"):
         "source_id": "f1",
         "query": query,
         "answers": ["Michael Schumacher"],
-        "context": DRIVERS.format(gone="Michael Schumacher holds the record with seven world titles.", kept=kept),
+        "context": DRIVERS.format(gone="Michael Schumacher holds the record for the most world titles.", kept=kept),
     }
     return _generate(row, tx.HIGH, "Answer Token Purge")
 

@@ -54,7 +54,7 @@ def test_purge_declines_when_a_kept_sentence_points_back_with_both(follow, decli
     row = _row(
         "where do the harbour herons hold their spring camp",
         ["Pelican Park"],
-        f"Pelican Park is one of two grounds on the coast that host two clubs each spring. {follow} {FILLER}",
+        f"Pelican Park is one of the grounds on the coast where clubs train each spring. {follow} {FILLER}",
     )
     purge_declines_or_removes(row, declines, gone="Pelican")
 

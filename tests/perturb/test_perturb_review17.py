@@ -9,7 +9,7 @@ from refusalbench.perturb.levers_missing import demonym_places
 from tests.perturb.test_perturb_review14 import _generate, _row
 
 CONTEXT = (
-    "The history of the harbour town begins when sailors explored its coast for England in 1498. The first lasting "
+    "The history of the harbour town begins when sailors explored its coast for England long ago. The first lasting "
     "settlement was made in the next century, when {people} arrived in large numbers. Fishing made the harbour town "
     "rich, and its market drew traders from the whole coast. Narrow streets and small stone houses still line the "
     "quay of its old quarter."

@@ -14,8 +14,8 @@ from tests.perturb.test_perturb_review14 import _generate, _row
 
 PURGE = "Answer Token Purge"
 GAME = (
-    "Rook Parliament is a collectible card game created by the designer Amara Quist and first released in 2004 by "
-    "Lantern Games of Bristol. Players lead rival flocks of rooks competing for favour at a mythical court, using "
+    "Rook Parliament is a collectible card game created by the designer Amara Quist and first released by Lantern "
+    "Games of Bristol. Players lead rival flocks of rooks competing for favour at a mythical court, using "
     "cards that stand for rumours, trinkets and alliances. The game peaked in the late 2000s, when its national "
     "championship drew more than 900 players{tail}."
 )
@@ -40,8 +40,8 @@ def test_purge_keeps_cutting_a_lead_whose_subject_is_named_later_or_is_the_answe
 
 DERBY = (
     "The Estuary Derby is a rugby league rivalry between two clubs on opposite banks of the Humber. First contested "
-    "in 1899, the fixture is played twice each season. Since 1950 the club with the higher aggregate score has "
-    "received the Marsh-Whitley Cup, a silver trophy given by two local families. {last}"
+    "in 1899, the fixture is played twice each season. Since the Second World War the club with the higher "
+    "aggregate score has received the Marsh-Whitley Cup, a silver trophy given by local families. {last}"
 )
 
 

@@ -9,14 +9,16 @@ from __future__ import annotations
 import pytest
 
 from refusalbench import taxonomy as tx
+from refusalbench.perturb import NotApplicable
 from tests.perturb.test_perturb_review14 import _generate, _row
 
 PURGE = "Answer Token Purge"
 MINERAL = (
     "Långhultite is a rare manganese-bearing silicate mineral first described from the Långhult iron mines in "
     "Värmland, Sweden. It was discovered by the Swedish chemist Anders Gustaf Rosendahl during an analysis of slag "
-    "samples sent to Uppsala. Rosendahl published his description in 1829, and the mineral's crystal structure was "
-    "determined in 1967. It forms pink to brownish-red prismatic crystals with a Mohs hardness of about 6."
+    "samples sent to Uppsala. Rosendahl published his description in a Swedish journal, and the mineral's "
+    "crystal structure was determined in 1967. It forms pink to brownish-red prismatic crystals with a Mohs "
+    "hardness of about 6."
 )
 ANSWERS = ["Anders Gustaf Rosendahl", "Rosendahl"]
 
@@ -28,12 +30,22 @@ def test_purge_keeps_a_closing_clause_with_its_own_subject():
     assert "Rosendahl" not in new
 
 
-@pytest.mark.parametrize("closing", ["and his pupil renamed it in 1967", "and was reprinted in 1967"])
-def test_purge_cuts_the_whole_sentence_where_the_closing_clause_needs_the_first(closing):
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "and his pupil renamed it soon after",
+        "and was reprinted in Stockholm",
+        "and his pupil renamed it in 1967",
+        "and was reprinted in 1967",
+    ],
+)
+def test_purge_declines_where_the_closing_clause_needs_the_first(closing):
+    # the closing clause cannot stand without the first; since the forty-fourth review the whole sentence no longer
+    # goes either, as it would take the closing clause's fact with the answer
     context = MINERAL.replace("and the mineral's crystal structure was determined in 1967", closing)
     row = _row("who discovered langhultite", ANSWERS, context)
-    new = _generate(row, tx.MISSING_INFO, tx.HIGH, PURGE)["perturbed_context"]
-    assert "1967" not in new and "Rosendahl" not in new
+    with pytest.raises(NotApplicable, match="another figure or clause"):
+        _generate(row, tx.MISSING_INFO, tx.HIGH, PURGE)
 
 
 CASTLE = (
@@ -92,8 +104,9 @@ def test_purge_keeps_a_second_predicate_of_the_same_subject():
         "It premiered on Telemar, a regional channel, on 2 October 2020 and consists of eight episodes.",
     ],
 )
-def test_purge_cuts_the_whole_sentence_where_the_second_predicate_cannot_stand(sentence):
+def test_purge_declines_where_the_second_predicate_cannot_stand(sentence):
+    # since the forty-fourth review the whole sentence no longer goes: it would take "eight episodes" with the date
     context = SERIES.replace("It premiered on Telemar on 2 October 2020 and consists of eight episodes.", sentence)
     row = _row("when did the last summer in tarifa premiere", ["2 October 2020"], context)
-    new = _generate(row, tx.MISSING_INFO, tx.HIGH, PURGE)["perturbed_context"]
-    assert "episodes" not in new and "2020" not in new
+    with pytest.raises(NotApplicable, match="another figure or clause"):
+        _generate(row, tx.MISSING_INFO, tx.HIGH, PURGE)
