@@ -24,6 +24,7 @@ from refusalbench.perturb import (  # noqa: F401 - importing the modules registe
     levers_ambiguity,
     levers_ambiguity_pair,
     levers_contradiction,
+    levers_contradiction_high,
     levers_epistemic,
     levers_granularity,
     levers_granularity_parts,

@@ -1,0 +1,93 @@
+"""P-Contradiction HIGH: the passage states the dated event again in another year and denies the stated one.
+
+The levers of the other intensities and the restatement machinery they share are in `levers_contradiction`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from refusalbench import taxonomy as tx
+from refusalbench.perturb import answer_types as at
+from refusalbench.perturb.base import NOISE, Item, NotApplicable, Proposal, lever
+from refusalbench.perturb.levers_contradiction import CO, YEAR_TOKEN, conflict, dated_gates, other_figure
+
+# Two earlier designs are out of the rotation. "Order-of-Magnitude Numeric Clash" (the same source restating a count
+# ten times larger): in the thirty-first blind review, on fresh items rich in counts, 6 of its 15 items were valid.
+# A tenfold count reads to a careful reader as a slip of the keyboard when the passage
+# bounds it ("170 villages" beside a population of 4,312, "960 musicians" in a converted warehouse, "150 member
+# states" of a regional accord), which no rule sees; gates on small counts, physical measures and a second figure
+# in the restatement (after the twenty-ninth review) were not enough.
+#
+# "Life/Death Status Inconsistency" ("<person> died in <year>." closing a passage that dates the person's act 8-15
+# years later), tried after it: in the thirty-second blind review 19 of 21 of
+# its "who" items were valid, in the thirty-third 0 of 12 (both annotators: the death clashes with the person's
+# dates, not with who did the act, and no rival is named), and its "when" form read 0 of 9 strictly in the
+# thirty-fourth (one annotator: the date asked is never contested by another value). A careful reader may answer
+# and flag the inconsistency; precision first.
+
+# Two flat statements in the passage's own voice, no source named: the second gives the event another year and
+# denies the first one's, so the passage asserts the year and its negation. One-time dated facts only, with the
+# dual-dates gates: a rival that an added event ("He also won the 1994 contest"), a periodic edition or a stated
+# chronology could reconcile is no contradiction at all.
+MUTUAL_EXCLUSION = (
+    "{B}, and not in {y}.",
+    "{B}; that did not happen in {y}.",
+)
+# after the date, only a short phrase saying where or by whom ("on 9 March 1873 by Bishop Okafor", "from Kourou")
+_PLACE_OR_AGENT = re.compile(r"(?:by|in|at|from|aboard|near|off|on|to|with|under|for)\b", re.I)
+_GOES_ON = re.compile(r"\b(?:and|or|but|which|who|where|when|while|after|before|as)\b|\d", re.I)
+_TWO_PREDICATES = re.compile(r"\band\s+(?:first\s+|later\s+|then\s+)?(?:[a-z]+ed|was|were|is|are|has|had)\b")
+_DESCRIBED = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the|one)\b", re.I)
+# a plan, not a fact: "is scheduled to be released on May 18, 2016; that did not happen in 2018" denies what
+# was never said to have happened
+_PLANNED = re.compile(r"\b(?:scheduled|upcoming|set to|slated|expected|planned|will|due to|to be)\b", re.I)
+
+
+@lever(CO, tx.HIGH, "Mutual Exclusion Claim", NOISE)
+def mutual_exclusion(item: Item) -> Proposal:
+    """The dated event stated again with its year moved, and its stated year denied ("The bridge opened on
+    12 June 1933, and not in 1931." after "The bridge opened on 12 June 1931."); the restatement stops at the date
+    where a clause set off by a comma follows it."""
+    item.need_anchor()
+    if item.atype not in (at.DATE, at.YEAR):
+        raise NotApplicable("the answer is not a date")
+    value = other_figure(item)
+    year = YEAR_TOKEN.findall(item.anchor_text)[0]
+    template = item.rng.choice(MUTUAL_EXCLUSION).replace("{y}", year)
+
+    def gate(original: str, new: str) -> None:
+        if YEAR_TOKEN.findall(original) != [year]:
+            # "with Ice Age in 2002, Ice Age: The Meltdown in 2006, ...": the cut core would drop dates of other things
+            raise NotApplicable("the answer sentence names another year, or the answer's twice")
+        if _PLANNED.search(original):
+            raise NotApplicable("the answer sentence states a plan ('scheduled to'), not an event that took place")
+        tail = new[new.find(value) + len(value) :].strip(" .")
+        if tail and (not _PLACE_OR_AGENT.match(tail) or _GOES_ON.search(tail)):
+            raise NotApplicable(
+                "the answer sentence goes on after the date ('premiered in 2019 and ran for 16 episodes'); the "
+                "denial would not follow the date it denies"
+            )
+        if _TWO_PREDICATES.search(new[: new.find(value)]):
+            raise NotApplicable(
+                "the answer sentence states another fact before the date ('was written by ... and first released "
+                "on'), which the restatement would copy"
+            )
+        if _DESCRIBED.search(new[: new.find(value)]):
+            raise NotApplicable(
+                "the answer sentence describes what the subject is ('is an oil painting'); the denial would have no "
+                "plain event to deny"
+            )
+        # the statement follows the answer sentence at once, so "It opened ..." keeps its antecedent (one passage)
+        dated_gates(item, original, new, value, pronoun_subject=not item.multi)
+
+    return conflict(
+        item,
+        value,
+        template,
+        "Stated the event again in {v} and denied its stated year " + year + ".",
+        template,
+        plain=True,
+        gate=gate,
+        core_only=True,
+    )

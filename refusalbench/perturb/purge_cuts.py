@@ -1,0 +1,155 @@
+"""Which part of a sentence the answer-token purge (MissingInfo HIGH) may cut: the clause or predicate that alone
+holds the answer, so the rest of the sentence stays, and never a cut that takes another fact with the answer."""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from refusalbench.perturb import answer_types as at
+from refusalbench.perturb.text import capitalise
+
+# a figure in words ("took almost four years"), not "one", which is as often a pronoun ("one of the ...")
+_NUMBER_WORD = re.compile(
+    r"\b(?:" + "|".join(w for w in at.SINGLE_WORD_NUMBERS if w != "one") + r"|thousand|million|billion|dozen)\b",
+    re.I,
+)
+# a second clause or predicate: ", and introduced rats and cats are thought ...", "... and took almost four years"
+_SECOND_CLAUSE = re.compile(
+    r";|,\s+(?:and|but|while|whereas|which|who|whose|where)\s|\band\s+(?:was|were|is|are|has|had|have|took|"
+    r"became|remains?|remained|won|made|[a-z]+ed)\b",
+    re.I,
+)
+
+
+def carries_other_facts(deleted: str, named: list[str], whole: bool = True) -> bool:
+    """True when the `deleted` text would take more than the answer: a figure (in digits or words) stays in it once
+    what `named` holds (the answers, the query) is taken out ("until 1898" of "which country ruled puerto rico
+    before 1898" is the question's own), or, for a `whole` sentence, a second clause or predicate does ("..., and
+    took almost four years to complete")."""
+    rest = deleted
+    for text in named:
+        rest = re.sub(re.escape(text), " ", rest, flags=re.I)
+        for figure in re.findall(r"\d[\d,.]*\d|\d", text):
+            rest = re.sub(rf"(?<![\d,.]){re.escape(figure)}(?![\d,.]*\d)", " ", rest)
+    if re.search(r"\d", rest) or _NUMBER_WORD.search(rest):
+        return True
+    return whole and bool(_SECOND_CLAUSE.search(rest))
+
+
+def removed_part(sentence: str, kept: str) -> str:
+    """The words of `sentence` that `kept` (a part of it) leaves out."""
+    left = kept.split()
+    out = []
+    for word in sentence.split():
+        if word in left:
+            left.remove(word)
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
+# a sentence's last clause: ", whose secret identity is ...", " and approved for medical use in Japan on 30 June 1994"
+_LAST_CLAUSE = re.compile(
+    r"^(?P<keep>.*\S)(?:,\s+(?:whose|which|who|where)\s|\s+and\s+(?=(?:was|were|is|are|has|had|have|\w+ed)\b))"
+    r"(?P<cut>[^;:()\[\]\"“”]+?)(?P<end>[.!?])$"
+)
+MIN_KEPT_WORDS = 6
+
+
+def _answer_only_in_cut(
+    pattern: re.Pattern[str], sentence: str, names: Callable[[str], bool], min_kept: int
+) -> re.Match[str] | None:
+    """The match of `pattern` (groups `cut`, `keep`, `end`) where only its `cut` part names the answer and `keep` has
+    at least `min_kept` words, else None: the shared test of every partial cut below."""
+    m = pattern.match(sentence)
+    if not m or not names(m.group("cut")) or names(m.group("keep")) or len(m.group("keep").split()) < min_kept:
+        return None
+    return m
+
+
+def trimmed_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
+    """`sentence` without its last clause, where that clause alone holds what `names` finds ("It was discovered by
+    chemists at ... and approved for medical use on 30 June 1994." keeps "It was discovered by chemists at ...");
+    None where the rest would still name it, be under six words, or the sentence has no such clause."""
+    m = _answer_only_in_cut(_LAST_CLAUSE, sentence, names, MIN_KEPT_WORDS)
+    if not m or _PARTICIPLE_END.search(m.group("keep")):
+        return None  # or "co-written and recorded by ...": the first participle shares the cut "by ..."
+    return m.group("keep") + m.group("end")
+
+
+_PARTICIPLE_END = re.compile(r"\b[\w-]+(?:ed|en|wn|tten|ung|ade)$")
+# "<clause naming the answer>, and the mineral's crystal structure was determined in 1967.": a closing clause with a
+# subject of its own ("the ..." and a finite verb within six words), nothing pointing back to the cut clause
+_CLOSING_CLAUSE = re.compile(
+    r"^(?P<cut>.*\S),\s+and\s+(?P<keep>(?:the|a|an)\s+(?:[\w'’-]+\s+){0,5}?(?:was|were|is|are|has|had|have)\s"
+    r"[^;:()\[\]\"“”]+?)(?P<end>[.!?])$"
+)
+_POINTS_BACK = re.compile(r"\b(?:he|she|him|his|her|hers|they|them|their|it|its|this|that|these|those|there)\b", re.I)
+
+
+# "It premiered on Telemar on 2 October 2020 and consists of eight episodes.": one short subject, two predicates, the
+# first without a comma (a list or an apposition inside it may hide another "and")
+_TWO_PREDICATES = re.compile(
+    r"^(?P<subject>(?:It|They|He|She|The\s+[a-z]+))\s+(?P<cut>(?P<first>[a-z]+ed|was|were|is|are|has|had)\s"
+    r"[^,;:()\[\]\"“”]+?)\s+and\s+(?P<keep>(?P<second>[a-z]+[^s]s|[a-z]+ed|is|was|are|were|has|had|have)\s"
+    r"[^,;:()\[\]\"“”]+?)(?P<end>[.!?])$"
+)
+_AUXILIARIES = frozenset("is was are were has had have".split())
+
+
+def kept_second_predicate(sentence: str, names: Callable[[str], bool]) -> str | None:
+    """`sentence` with its first predicate cut, where that alone names what `names` finds and a second predicate of
+    the same short subject follows ("It premiered on Telemar on 2 October 2020 and consists of eight episodes." keeps
+    "It consists of eight episodes."). None otherwise, where the second predicate is under three words, or where
+    after a first "was ..." it opens on anything but an auxiliary ("was created ... and patented in 2004" shares the
+    "was", which the cut would take)."""
+    m = _answer_only_in_cut(_TWO_PREDICATES, sentence, names, 3)
+    if not m or m.group("first") in _AUXILIARIES and m.group("second") not in _AUXILIARIES:
+        return None
+    return f"{m.group('subject')} {m.group('keep')}{m.group('end')}"
+
+
+def kept_closing_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
+    """The closing clause of `sentence`, as a sentence of its own, where only its first clause holds what `names`
+    finds ("Rosendahl published his description in 1829, and the mineral's crystal structure was determined in
+    1967." keeps "The mineral's crystal structure was determined in 1967."); None where the closing clause has no
+    subject of its own, names it too, points back, or is under six words."""
+    m = _answer_only_in_cut(_CLOSING_CLAUSE, sentence, names, MIN_KEPT_WORDS)
+    if not m or _POINTS_BACK.search(m.group("keep")):
+        return None
+    return capitalise(m.group("keep")) + m.group("end")
+
+
+# "The race was first held in 1988, and since 2009 it has also included a separate women's division.": a closing
+# clause whose subject "it" is the first clause's short common-noun subject, which the kept sentence names again
+_CLOSING_IT = re.compile(
+    r"^(?P<subject>The\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)\s+(?P<cut>(?:was|is|has|had)\s[^,;:]*\S),\s+and\s+"
+    r"(?P<lead>(?:since|in|from|by|after|until)\s+[^,;:\s]+(?:\s+[^,;:\s]+)?,?\s+)?it\s+"
+    r"(?P<keep>(?:was|is|has|had)\s[^;:()\[\]\"“”]+?)(?P<end>[.!?])$"
+)
+
+
+def kept_closing_it_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
+    """The closing clause of `sentence` as a sentence of its own, its "it" replaced by the first clause's subject,
+    where only the first clause holds what `names` finds ("The race was first held in 1988, and since 2009 it has
+    also included a separate women's division." keeps "Since 2009 the race has also included a separate women's
+    division."); None where the closing clause names it too, points back otherwise, or is under three words."""
+    m = _CLOSING_IT.match(sentence)
+    if not m or not names(m.group("cut")) or len(m.group("keep").split()) < 3:
+        return None
+    lead = (m.group("lead") or "").rstrip(", ")
+    kept = f"{lead} {m.group('subject').lower()} {m.group('keep')}".strip()
+    if names(kept) or _POINTS_BACK.search(f"{lead} {m.group('keep')}"):
+        return None
+    return capitalise(kept) + m.group("end")
+
+
+def kept_part(sentence: str, names: Callable[[str], bool]) -> str | None:
+    """What of `sentence` may stay when only one of its clauses or predicates names the answer (else None)."""
+    return (
+        trimmed_clause(sentence, names)
+        or kept_closing_clause(sentence, names)
+        or kept_closing_it_clause(sentence, names)
+        or kept_second_predicate(sentence, names)
+    )
