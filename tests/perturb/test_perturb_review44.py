@@ -5,13 +5,10 @@ from __future__ import annotations
 import pytest
 
 from refusalbench import taxonomy as tx
-from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
+from refusalbench.perturb import NotApplicable
+from tests.perturb.test_perturb_review14 import _generate as _run
 
 PURGE = "Answer Token Purge"
-
-
-def _run(row: dict, cls: str, intensity: str, lever: str) -> dict:
-    return generate_programmatic(row, cls, intensity, 0, DistractorPool.from_base([row]), lever=lever)
 
 
 FERRY = {
