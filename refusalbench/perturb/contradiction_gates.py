@@ -20,7 +20,7 @@ from refusalbench.generation.value_shape import lowered_names, new_shape_faults
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import Item, NotApplicable
 from refusalbench.perturb.missing_gates import TIME_POINTER
-from refusalbench.perturb.text import normalise_space, split_sentences
+from refusalbench.perturb.text import answer_pattern, normalise_space, split_sentences
 
 YEAR = re.compile(r"(?<![\d.])(?<!\d,)(1[0-9]\d\d|20\d\d)(?!\d)(?!,\d)")
 LATEST_YEAR = 2018  # the passages are from about 2018: a later "released" year reads as a mistake
@@ -313,3 +313,15 @@ def time_not_pointed_back(item: Item, sentence: str) -> None:
         for k, s in enumerate(sents[:-1]):
             if _same(s, sentence) and TIME_POINTER.search(sents[k + 1]):
                 raise NotApplicable("the next sentence points back to the answer's time ('that year')")
+
+
+def figure_once(item: Item, sentence: str) -> None:
+    """A numeric answer's figure stands in its sentence only where the answer does: "composed of seven judges, each
+    appointed for a single term of seven years" would have its rival written over both sevens."""
+    num = at.parse_number(item.need_anchor())
+    if num is None:
+        return
+    figure = re.compile(rf"(?<![\w,.]){re.escape(num.text)}(?![\w]|[,.]\d)", re.I)
+    answers = len(answer_pattern(item.anchor).findall(sentence))
+    if len(figure.findall(sentence)) > answers:
+        raise NotApplicable(f"the answer's figure {num.text!r} stands in its sentence outside the answer too")

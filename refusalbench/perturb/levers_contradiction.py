@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Callable, Optional
 
 from refusalbench import taxonomy as tx
@@ -162,6 +163,8 @@ def conflict(
         raise NotApplicable("the answer is an untyped phrase and the rival value is not of the same kind")
     gates.grounded(item)
     original, new = restated(item, value, MAX_WORDS)
+    if item.atype == at.NUMBER:
+        gates.figure_once(item, original)
     if core_only and re.match(r"\s*,", new[new.find(value) + len(value) :]):
         new = new[: new.find(value) + len(value)] + "."
     if plain:
@@ -324,11 +327,13 @@ def _fringe_gate(item: Item, original: str, new: str, value: str) -> None:
 
 
 def rounded(num: at.NumberValue) -> float | None:
-    """The value rounded to two significant figures, if that changes it by at most 5 %."""
+    """The value rounded half up to two significant figures, if that changes it by at most 5 % (1,850 -> 1,900:
+    Python's `round` rounds a half to the even digit, 1,800, which no reader calls rounding)."""
     if num.value < 10 or num.words:
         return None
     digits = int(math.floor(math.log10(num.value)))
-    value = round(num.value, -(digits - 1))
+    step = Decimal(10) ** (digits - 1)
+    value = float((Decimal(str(num.value)) / step).quantize(Decimal(1), rounding=ROUND_HALF_UP) * step)
     if value == num.value or abs(value - num.value) / num.value > 0.05:
         return None
     return value

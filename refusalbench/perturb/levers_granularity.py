@@ -5,9 +5,11 @@ year as its century), the query sharpened to ask for the exact value ("On exactl
 LOW asks for the year of an event the passage dates to the month or day, only where a gold answer is that
 year. In blind review "Roughly how many ...?" of an exact figure (LOW) made a nominal gap (4 of 7
 borderline), and "In what year ...?" of a full-date gold answer expected a reply that is only part of it.
-HIGH asks the metre-precise coordinates of one spot the passage places only by name. Earlier HIGH levers failed
-blind review: the exact date stated as its century read as the same change as MEDIUM, and a worldwide average
-asked of one town's population as missing data, not scale.
+The catalogue's "Inline Unit Conversion" ("How tall is ..., in feet?" of a passage giving "1,149 feet (350 m)") was
+tried at LOW and withdrawn: the query asks at the precision the passage states, so no mismatch is there (0 of 18
+valid in the forty-eighth review). HIGH asks the metre-precise coordinates of one spot the passage places only by
+name. Earlier HIGH levers failed blind review: the exact date stated as its century read as the same change as
+MEDIUM, and a worldwide average asked of one town's population as missing data, not scale.
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ _NUMBER_WORD = re.compile(
 # a second clause or predicate: ", and introduced rats and cats are thought ...", "... and took almost four years"
 _SECOND_CLAUSE = re.compile(
     r";|,\s+(?:and|but|while|whereas|which|who|whose|where)\s|\band\s+(?:was|were|is|are|has|had|have|took|"
-    r"became|remains?|remained|won|made|[a-z]+ed)\b",
+    r"became|remains?|remained|won|made|uses|runs|features|includes|contains|serves|holds|hosts|operates|offers|"
+    r"carries|covers|[a-z]+ed)\b",
     re.I,
 )
 
@@ -26,7 +27,7 @@ def carries_other_facts(deleted: str, named: list[str], whole: bool = True) -> b
     """True when the `deleted` text would take more than the answer: a figure (in digits or words) stays in it once
     what `named` holds (the answers, the query) is taken out ("until 1898" of "which country ruled puerto rico
     before 1898" is the question's own), or, for a `whole` sentence, a second clause or predicate does ("..., and
-    took almost four years to complete")."""
+    took almost four years to complete", "and uses Lua as its scripting language")."""
     rest = deleted
     for text in named:
         rest = re.sub(re.escape(text), " ", rest, flags=re.I)
