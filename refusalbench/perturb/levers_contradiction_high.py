@@ -30,9 +30,10 @@ from refusalbench.perturb.levers_contradiction import CO, YEAR_TOKEN, conflict, 
 # denies the first one's, so the passage asserts the year and its negation. One-time dated facts only, with the
 # dual-dates gates: a rival that an added event ("He also won the 1994 contest"), a periodic edition or a stated
 # chronology could reconcile is no contradiction at all.
+# ("...; that did not happen in {y}." read as stilted in the forty-fourth and forty-ninth reviews)
 MUTUAL_EXCLUSION = (
     "{B}, and not in {y}.",
-    "{B}; that did not happen in {y}.",
+    "{B}, not in {y}.",
 )
 # after the date, only a short phrase saying where or by whom ("on 9 March 1873 by Bishop Okafor", "from Kourou")
 _PLACE_OR_AGENT = re.compile(r"(?:by|in|at|from|aboard|near|off|on|to|with|under|for)\b", re.I)

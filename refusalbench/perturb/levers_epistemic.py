@@ -129,12 +129,25 @@ def forecast(item: Item) -> Proposal:
     )
 
 
+# a ranking the passage states ("one of the highest-grossing films of 1996", "the best-selling novel of the year")
+# reads as the ranking asked, missing only its exact place: the forty-ninth review's R066
+_RANKED = re.compile(
+    r"\b(?:highest|best|most|top|biggest|largest|fastest|lowest)[- ](?:grossing|selling|watched|viewed|streamed|"
+    r"attended|rated|read|played|downloaded|earning|paid)\b|\bone\s+of\s+the\s+(?:highest|best|most|biggest|largest|"
+    r"greatest|top)\b",
+    re.I,
+)
+
+
 @lever(EP, tx.MEDIUM, "Quality Ranking without Benchmark", QUERY)
 def quality_ranking(item: Item) -> Proposal:
     subject = _subject(item, WORKS)
     _not_judged(item)
     if _CHART.search(" ".join(item.passages)):
         raise NotApplicable("the passage gives a chart position, which answers a ranking question as a fact")
+    ranked = _RANKED.search(" ".join(item.passages))
+    if ranked:
+        raise NotApplicable(f"the passage ranks the work ({ranked.group(0)!r}), which a ranking question would ask")
     when = f"of {subject.year}" if subject.year else "of its time"
     kinds = subject.kind if subject.kind.endswith("s") else subject.kind + "s"  # "series", not "seriess"
     query = wording(_RANKING, subject.name).format(s=quoted(subject), kinds=kinds, when=when)

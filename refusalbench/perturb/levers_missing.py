@@ -254,6 +254,13 @@ _HEDGED_BEFORE = re.compile(
 )
 # "$27 million, an unusually high figure owing to ...": the sum described as a figure ("a record for the artist"
 # after an undisclosed amount reads fine)
+# "a reported development and marketing budget of $80 million": a reported sum's noun, which reads as a
+# contradiction once the sum is "undisclosed" (the forty-ninth review's R023)
+_REPORTED_NOUN = re.compile(
+    r"\b(?:reported|estimated|announced|disclosed|published|stated|declared|rumou?red|quoted)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:cost|costs|price|value|sum|fee|budget|figure|total|prize|purse|salary|wage|payment)\s+(?:of|at|was|is)?\s*$",
+    re.I,
+)
 _FIGURE_AFTER = re.compile(
     r"\s*,\s+(?:then\s+)?(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:figure|sum|number|total)\b"
     # "$2.1 million, at the time one of the highest prices ever paid", "..., around 40 percent over its budget"
@@ -293,7 +300,8 @@ def price_redacted(item: Item) -> Proposal:
                 if noun:
                     # "through a €14.6 million restoration project" would read "an undisclosed amount restoration"
                     raise NotApplicable(f"the amount qualifies a noun ({noun.group(1)!r}); no undisclosed amount can")
-                hedge = _HEDGED_BEFORE.search(passage[max(0, m.start() - 40) : m.start()])
+                before = passage[max(0, m.start() - 80) : m.start()]
+                hedge = _HEDGED_BEFORE.search(before[-40:]) or _REPORTED_NOUN.search(before)
                 if hedge:
                     raise NotApplicable(
                         f"the amount is hedged ({hedge.group(0).strip()!r}); 'reportedly worth an undisclosed "

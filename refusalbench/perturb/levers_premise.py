@@ -20,7 +20,8 @@ from refusalbench.perturb.subject import BUILT, title_core, work_subject
 from refusalbench.perturb.text import as_question, inside_quotes, question_body, split_sentences
 
 FP = tx.FALSE_PREMISE
-NON_AGENTS = ("Which prime number", "Which shade of blue", "Which empty box", "Which mathematical theorem")
+# "Which empty box ..." left the list in the forty-ninth review: an empty box reads as a blank to fill in
+NON_AGENTS = ("Which prime number", "Which shade of blue", "Which grain of sand", "Which mathematical theorem")
 _WHO = re.compile(r"^(?P<wh>who|who's|whom)\s+(?P<rest>.+)$", re.I)
 
 

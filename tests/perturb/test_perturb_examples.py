@@ -91,7 +91,7 @@ RELEASED = dict(
             tx.FALSE_PREMISE,
             tx.HIGH,
             "Inanimate Agent Verb",
-            'Which empty box wrote "The Hobbit"?',  # the title quoted, in the passage's capitals
+            'Which grain of sand wrote "The Hobbit"?',  # the title quoted, in the passage's capitals
             None,
         ),
     ],

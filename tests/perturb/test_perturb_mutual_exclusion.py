@@ -34,7 +34,7 @@ def test_the_event_is_stated_again_in_another_year_and_its_stated_year_denied():
     out = _run()
     added = _added(out)
     m = re.fullmatch(
-        r"The bridge opened on 12 June (\d{4})(?:, and not in 1931|; that did not happen in 1931)\.", added
+        r"The bridge opened on 12 June (\d{4})(?:, and not in 1931|, not in 1931)\.", added
     )
     assert m, added
     assert 1 <= abs(int(m.group(1)) - 1931) <= 3 and m.group(1) != "1987"
@@ -101,7 +101,7 @@ def test_a_clause_after_the_date_is_left_out_of_the_restatement():
     out = _run(context=BRIDGE["context"].replace("The bridge opened on 12 June 1931.", sentence))
     added = _added_after(out, sentence)
     assert re.fullmatch(
-        r"The bridge opened on 12 June \d{4}(?:, and not in 1931|; that did not happen in 1931)\.", added
+        r"The bridge opened on 12 June \d{4}(?:, and not in 1931|, not in 1931)\.", added
     )
 
 
@@ -110,8 +110,7 @@ def test_a_short_phrase_of_place_or_agent_after_the_date_stays():
     out = _run(context=BRIDGE["context"].replace("The bridge opened on 12 June 1931.", sentence))
     added = _added_after(out, sentence)
     assert re.fullmatch(
-        r"The bridge was opened on 12 June \d{4} by the Duke of Kent(?:, and not in 1931|; that did not "
-        r"happen in 1931)\.",
+        r"The bridge was opened on 12 June \d{4} by the Duke of Kent(?:, and not in 1931|, not in 1931)\.",
         added,
     ), added
 
@@ -133,7 +132,7 @@ def test_a_pronoun_subject_is_restated_right_after_its_antecedent():
     sentence = "It opened on 12 June 1931."
     out = _run(context=BRIDGE["context"].replace("The bridge opened on 12 June 1931.", sentence))
     added = _added_after(out, sentence)
-    assert re.fullmatch(r"It opened on 12 June \d{4}(?:, and not in 1931|; that did not happen in 1931)\.", added)
+    assert re.fullmatch(r"It opened on 12 June \d{4}(?:, and not in 1931|, not in 1931)\.", added)
 
 
 def _multi(context: str) -> dict:
