@@ -33,9 +33,7 @@ def _added(out: dict) -> str:
 def test_the_event_is_stated_again_in_another_year_and_its_stated_year_denied():
     out = _run()
     added = _added(out)
-    m = re.fullmatch(
-        r"The bridge opened on 12 June (\d{4})(?:, and not in 1931|, not in 1931)\.", added
-    )
+    m = re.fullmatch(r"The bridge opened on 12 June (\d{4})(?:, and not in 1931|, not in 1931)\.", added)
     assert m, added
     assert 1 <= abs(int(m.group(1)) - 1931) <= 3 and m.group(1) != "1987"
     assert out["perturbed_query"] == BRIDGE["query"]
@@ -100,9 +98,7 @@ def test_a_clause_after_the_date_is_left_out_of_the_restatement():
     sentence = "The bridge opened on 12 June 1931, two months behind schedule."
     out = _run(context=BRIDGE["context"].replace("The bridge opened on 12 June 1931.", sentence))
     added = _added_after(out, sentence)
-    assert re.fullmatch(
-        r"The bridge opened on 12 June \d{4}(?:, and not in 1931|, not in 1931)\.", added
-    )
+    assert re.fullmatch(r"The bridge opened on 12 June \d{4}(?:, and not in 1931|, not in 1931)\.", added)
 
 
 def test_a_short_phrase_of_place_or_agent_after_the_date_stays():
