@@ -133,13 +133,11 @@ def _companions(item: Item, own: WorkQuestion, n: int) -> list[WorkQuestion]:
 
 
 def _side_by_side(item: Item, own: WorkQuestion, others: list[WorkQuestion]) -> str:
-    # the item's own passage stays as it is (a cut-off last sentence still states a fact) and then comes last, where
-    # the cut reads as the end of the text, not as a broken sentence before another passage; the added ones lose it
-    added = [whole_sentences(w.passage) for w in others]
-    if not ends_sentence(own.passage):
-        item.rng.shuffle(added)
-        return PARAGRAPH.join(added + [own.passage])
-    passages = [own.passage] + added
+    # the passages in a seeded order, each without a cut-off fragment (a retrieved chunk often stops mid-sentence;
+    # `_apart` has checked that the answers and 30 words stand before it). The item's own passage used to keep its
+    # fragment and so come last, which made its reading the last-mentioned one on NQ's cut chunks (the fifty-second
+    # review's annotators noted "that one" might be taken for the last song)
+    passages = [whole_sentences(w.passage) for w in (own, *others)]
     item.rng.shuffle(passages)
     return PARAGRAPH.join(passages)
 

@@ -269,7 +269,10 @@ _COUNT = re.compile(r"\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|
 _REFERENCE_WORD = re.compile(
     r"\b(?:it|its|itself|they|them|their|theirs|themselves|he|him|his|himself|she|her|hers|herself|"
     r"this|these|those|such)\b|\b(?:of|in|to|for|with|on|at|by|from|after|before|like|than)\s+that\b"
-    r"|\bthe\s+(?:above|aforementioned|latter|former)\b",
+    r"|\bthe\s+(?:above|aforementioned|latter|former)\b"
+    # "LeBron James became the third in ..." once "Kobe Bryant became just the second player" went: an ordinal with
+    # no noun counts on from what came before it (the fifty-second review's R005)
+    r"|\bthe\s+(?:second|third|fourth|fifth|sixth)(?=\s*(?:[,.;]|(?:in|to|on|at|of|with|after|since)\b))",
     re.I,
 )
 
