@@ -252,8 +252,6 @@ _HEDGED_BEFORE = re.compile(
     r"(?:\s+(?:cost|price|value|sum|fee|budget|figure|total))?(?:\s+(?:to be|worth|at|of|by|for))*\s*$",
     re.I,
 )
-# "$27 million, an unusually high figure owing to ...": the sum described as a figure ("a record for the artist"
-# after an undisclosed amount reads fine)
 # "a reported development and marketing budget of $80 million": a reported sum's noun, which reads as a
 # contradiction once the sum is "undisclosed" (the forty-ninth review's R023)
 _REPORTED_NOUN = re.compile(
@@ -261,6 +259,8 @@ _REPORTED_NOUN = re.compile(
     r"(?:cost|costs|price|value|sum|fee|budget|figure|total|prize|purse|salary|wage|payment)\s+(?:of|at|was|is)?\s*$",
     re.I,
 )
+# "$27 million, an unusually high figure owing to ...": the sum described as a figure ("a record for the artist"
+# after an undisclosed amount reads fine)
 _FIGURE_AFTER = re.compile(
     r"\s*,\s+(?:then\s+)?(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:figure|sum|number|total)\b"
     # "$2.1 million, at the time one of the highest prices ever paid", "..., around 40 percent over its budget"
