@@ -188,6 +188,17 @@ _ELLIPTICAL_COUNT = re.compile(
 )
 
 
+# the count's members listed right after it, one of them counted: ", a commander ... and three paying participants"
+_LISTED_PARTS = re.compile(
+    r"\s*[,:(]\s*(?:an?|one|\d+|"
+    + "|".join(sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True))
+    + r")\s[^.;]*?\band\s+(?:\d+|"
+    + "|".join(sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True))
+    + r")\s",
+    re.I,
+)
+
+
 def count_unsettled(item: Item, original: str, new: str, value: str) -> None:
     """A rival count is not settled by the passage: the answer sentence counts no parts of the counted thing, and
     no other sentence names it (there it may be listed: "The films are subtitled ...", "the first and second
@@ -205,6 +216,11 @@ def count_unsettled(item: Item, original: str, new: str, value: str) -> None:
     if part:
         # "twelve platforms, four of them through platforms and two bay platforms": the parts add up to the stated six
         raise NotApplicable(f"the answer sentence counts parts of the same '{noun}' ({part.group(0)!r}) that settle it")
+    tail = new[new.find(value) + len(value) :]
+    listed = _LISTED_PARTS.match(tail)
+    if listed:
+        # "four astronauts, a commander ... and three paying participants": the parts listed after the count
+        raise NotApplicable(f"the count is followed by its parts ({listed.group(0).strip()!r}) that settle it")
     counts = [m.group(0) for m in _ELLIPTICAL_COUNT.finditer(rest) if m.group(1).lower() != "one"]
     if len(counts) >= 2:
         # "eleven judges, three appointed by the duke, three elected by the diet and a president chosen by the other
@@ -325,3 +341,17 @@ def figure_once(item: Item, sentence: str) -> None:
     answers = len(answer_pattern(item.anchor).findall(sentence))
     if len(figure.findall(sentence)) > answers:
         raise NotApplicable(f"the answer's figure {num.text!r} stands in its sentence outside the answer too")
+
+
+# "a biennial film festival ... Its 2012 edition": a period and an edition's year give back the first one's year
+_RECURRING = re.compile(
+    r"\b(?:biennial|biennially|triennial|quadrennial|biannual|every\s+(?:other|two|three|four|five)\s+years)\b", re.I
+)
+
+
+def not_periodic(item: Item) -> None:
+    """A date clash declines where the passage says the event recurs every few years (the fifty-fourth review's R009:
+    "first held in 2001, and not in 1998" of a biennial festival whose 2012 edition fits 1998 only)."""
+    m = _RECURRING.search(" ".join(item.passages))
+    if m:
+        raise NotApplicable(f"the passage gives a period ({m.group(0)!r}) from which an edition's year dates the first")

@@ -220,6 +220,7 @@ def dated_gates(item: Item, original: str, new: str, value: str, pronoun_subject
     """A date clash needs a one-time fact dated against no other event, restated as a short plain core
     whose rival year dates the same event (`contradiction_gates`)."""
     gates.chronology_free(original)
+    gates.not_periodic(item)
     gates.day_not_asked(item)
     gates.time_not_pointed_back(item, original)
     for year in YEAR_TOKEN.findall(item.anchor_text):

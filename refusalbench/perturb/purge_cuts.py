@@ -76,7 +76,16 @@ def trimmed_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
     m = _answer_only_in_cut(_LAST_CLAUSE, sentence, names, MIN_KEPT_WORDS)
     if not m or _PARTICIPLE_END.search(m.group("keep")):
         return None  # or "co-written and recorded by ...": the first participle shares the cut "by ..."
+    if _OPENER.match(m.group("keep")) and "," not in m.group("keep"):
+        return None  # "Unlike most forais of the period, which ..., it was drafted in ...": the main clause is cut
     return m.group("keep") + m.group("end")
+
+
+# a phrase that opens a sentence before its main clause (the fifty-fourth review's R010)
+_OPENER = re.compile(
+    r"(?:Unlike|Like|Despite|Although|Though|While|Whereas|As|With|Without|After|Before|During|Following|Since|"
+    r"Because|If|When|Besides|Beyond|Apart\s+from|In\s+contrast\s+to|Compared\s+with)\b"
+)
 
 
 _PARTICIPLE_END = re.compile(r"\b[\w-]+(?:ed|en|wn|tten|ung|ade)$")
