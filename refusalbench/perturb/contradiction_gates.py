@@ -190,11 +190,7 @@ _ELLIPTICAL_COUNT = re.compile(
 
 # the count's members listed right after it, one of them counted: ", a commander ... and three paying participants"
 _LISTED_PARTS = re.compile(
-    r"\s*[,:(]\s*(?:an?|one|\d+|"
-    + "|".join(sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True))
-    + r")\s[^.;]*?\band\s+(?:\d+|"
-    + "|".join(sorted((w for w in at.NUMBER_WORDS if " " not in w), key=len, reverse=True))
-    + r")\s",
+    rf"\s*[,:(]\s*(?:an?|one|\d+|{_NUMBER_WORD})\s[^.;]*?\band\s+(?:\d+|{_NUMBER_WORD})\s",
     re.I,
 )
 

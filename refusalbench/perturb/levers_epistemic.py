@@ -143,9 +143,10 @@ _RANKED = re.compile(
 def quality_ranking(item: Item) -> Proposal:
     subject = _subject(item, WORKS)
     _not_judged(item)
-    if _CHART.search(" ".join(item.passages)):
+    text = " ".join(item.passages)
+    if _CHART.search(text):
         raise NotApplicable("the passage gives a chart position, which answers a ranking question as a fact")
-    ranked = _RANKED.search(" ".join(item.passages))
+    ranked = _RANKED.search(text)
     if ranked:
         raise NotApplicable(f"the passage ranks the work ({ranked.group(0)!r}), which a ranking question would ask")
     when = f"of {subject.year}" if subject.year else "of its time"
