@@ -74,6 +74,7 @@ def test_every_implemented_cell_has_a_lever_of_the_base_catalogue(cls, intensity
         "Answer and Subject Sentences Deleted",
         "Inline Unit Conversion",
         "Molecular vs. Organism",
+        "Burial for a Living Person",
     ],
 )
 def test_levers_that_made_invalid_items_are_out_of_rotation(name):

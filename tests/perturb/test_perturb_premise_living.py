@@ -1,4 +1,4 @@
-"""FalsePremise MEDIUM: where a living person is buried, asked of the lead of a living person's article."""
+"""FalsePremise MEDIUM: why a living person never became what the lead of their article says they are."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import pytest
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import DistractorPool, NotApplicable, generate_programmatic
+from refusalbench.perturb.levers_premise_living import role_noun
 
-LEVER = "Burial for a Living Person"
+LEVER = "Stopped vs. Never Started"
 ACTRESS = {
     "source_id": "living",
     "query": "who played raquel in the harbour street saga",
@@ -24,14 +25,12 @@ def _run(**change) -> dict:
 
 
 ASKED = {
-    "Where is Tessa Marlowe-Hinds buried?",
-    "In which cemetery is Tessa Marlowe-Hinds buried?",
-    "Where was Tessa Marlowe-Hinds laid to rest?",
-    "Where is the grave of Tessa Marlowe-Hinds?",
+    "Why did Tessa Marlowe-Hinds never become an actress?",
+    "What kept Tessa Marlowe-Hinds from ever becoming an actress?",
 }
 
 
-def test_a_living_person_is_asked_where_they_are_buried():
+def test_a_living_person_is_asked_why_they_never_became_what_they_are():
     out = _run()
     assert out["perturbed_query"] in ASKED
     assert out["perturbed_context"] == ACTRESS["context"]
@@ -39,7 +38,7 @@ def test_a_living_person_is_asked_where_they_are_buried():
 
 def test_the_wording_varies_from_person_to_person_and_stays_for_one():
     forms = set()
-    for first in ("Tessa", "Maria", "Joan", "Lena", "Ruth", "Alma", "Vera", "Nora", "Ida", "Edith", "Greta", "Hilda"):
+    for first in ("Tessa", "Maria", "Joan", "Lena", "Ruth", "Alma", "Vera", "Nora"):
         row = {k: v.replace("Tessa", first) if isinstance(v, str) else v for k, v in ACTRESS.items()}
         row["answers"] = [a.replace("Tessa", first) for a in ACTRESS["answers"]]
         forms.add(_run(**row)["perturbed_query"].replace(first, "Tessa"))
@@ -48,11 +47,26 @@ def test_the_wording_varies_from_person_to_person_and_stays_for_one():
     assert other == _run()["perturbed_query"]  # another source question about her: the same text, one item
 
 
-def test_a_short_form_of_the_first_name_is_the_same_person():
-    row = dict(ACTRESS, title="Tess Marlowe-Hinds")
-    assert _run(**row)["perturbed_query"].endswith(
-        ("Tess Marlowe-Hinds buried?", "Tess Marlowe-Hinds laid to rest?", "Tess Marlowe-Hinds?")
-    )
+@pytest.mark.parametrize(
+    "role, noun",
+    [
+        ("English actress", "actress"),
+        ("Spanish former professional tennis player who later became captain", "tennis player"),
+        ("Colombian professional road racing cyclist who rides for the team", "road racing cyclist"),
+        ("English film, television, theatre and voice actor", "voice actor"),
+        ("American singer-songwriter and record producer", "singer-songwriter"),
+        ("American retired professional basketball player", "basketball player"),
+        ("Irish former child actor", "actor"),
+        ("American band from Ohio", None),
+    ],
+)
+def test_the_role_is_the_noun_the_lead_gives_without_its_qualifiers(role, noun):
+    assert role_noun(role) == noun
+
+
+def test_the_article_follows_the_role():
+    row = dict(ACTRESS, context=ACTRESS["context"].replace("an English actress", "an English playwright"))
+    assert _run(**row)["perturbed_query"].endswith(("never become a playwright?", "ever becoming a playwright?"))
 
 
 def test_the_title_s_disambiguator_is_left_out():
@@ -64,13 +78,16 @@ def test_the_title_s_disambiguator_is_left_out():
     [
         {"context": ACTRESS["context"].replace("(born 9 May 1957) is", "(9 May 1957 – 2 June 2016) was")},
         {"context": ACTRESS["context"].replace("(born 9 May 1957)", "(born 9 May 1957; died 2016)")},
-        {"context": ACTRESS["context"] + " A memorial bench in Leeds bears her name."},  # partly true
         {"context": ACTRESS["context"] + " She played the late Lady Hale in a later series."},
         {"context": ACTRESS["context"].replace("(born 9 May 1957) is", "(born 9 May 1957) was")},  # past tense
         {"context": ACTRESS["context"].replace("an English actress", "an English folk band")},  # no person's role
         {"context": ACTRESS["context"].replace("an English actress", "a fictional character")},
+        # a premise the passage would make partly true
+        {"context": ACTRESS["context"] + " She had hoped to become a dancer."},
+        {"context": ACTRESS["context"].replace("an English actress", "an English aspiring actress")},
         {"title": "The Harbour Street Saga"},  # the lead is not about the title's person
         {"title": "Richard Marlowe-Hinds"},  # nor where the title's first name is missing (fortieth review, R018)
+        {"title": "Tess Marlowe-Hinds"},  # nor a short form of it (fifty-fifth review, R020 of the NQ sheet)
         {"title": None},
     ],
 )
