@@ -142,6 +142,11 @@ def shifted_year(item: Item) -> str:
     return YEAR_TOKEN.sub(item.rng.choice(options), anchor, count=1)
 
 
+# the value and at most three words of its noun ("12,000 students") before a clause set off by a comma; not a
+# list's first item ("350 beds and provides surgical, maternity and ...")
+_VALUE_CLAUSE = re.compile(r"(?P<words>(?:\s+(?!(?:and|or|but|nor)\b)[a-z][\w'’-]*){0,3}?)\s*,")
+
+
 def conflict(
     item: Item,
     value: str,
@@ -156,8 +161,9 @@ def conflict(
     """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage.
     `plain` also requires a short, plain answer sentence (`plain_restatement`), and unless `contested` is
     False (LOW, where the answer stays) one that alone states the answer (`gates.stated_once`);
-    `gate(original, new)` adds the lever's own gates; `core_only` restates the sentence only up to the value where a
-    clause set off by a comma follows it. The statement must be well-formed (`gates.well_formed`)."""
+    `gate(original, new)` adds the lever's own gates; `core_only` restates the sentence only up to the value (and up to
+    three words of its noun) where a clause set off by a comma follows it. The statement must be well-formed
+    (`gates.well_formed`)."""
     if item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
         # an untyped phrase is replaced only by one of the same kind ("long bone" → "irregular bone")
         raise NotApplicable("the answer is an untyped phrase and the rival value is not of the same kind")
@@ -165,8 +171,15 @@ def conflict(
     original, new = restated(item, value, MAX_WORDS)
     if item.atype == at.NUMBER:
         gates.figure_once(item, original)
-    if core_only and re.match(r"\s*,", new[new.find(value) + len(value) :]):
-        new = new[: new.find(value) + len(value)] + "."
+    if core_only:
+        end = new.find(value) + len(value)
+        clause = _VALUE_CLAUSE.match(new[end:])
+        if clause:
+            new = new[:end] + clause.group("words") + "."
+        if ", and " in new[: new.find(value)]:
+            # "the island is a breeding site for herons, and surveys have recorded 110 species" would repeat the
+            # first clause too (the fifty-sixth review's R012)
+            raise NotApplicable("another clause comes before the value; the restatement would repeat it")
     if plain:
         plain_restatement(original, new, value)
         if contested:
@@ -356,6 +369,7 @@ def minor_rounding(item: Item) -> Proposal:
         "Restated the figure rounded to {v}, which agrees within rounding.",
         plain=True,
         contested=False,
+        core_only=True,  # not the whole sentence again (the fifty-fifth review's R053)
     )
 
 

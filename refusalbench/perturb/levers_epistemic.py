@@ -57,7 +57,9 @@ def _subject(item: Item, kinds: frozenset[str]) -> Subject:
 # "a popular song", "achieved success"): a question of quality or beauty is then partly grounded by the passage
 _JUDGED = re.compile(
     r"\b(?:one of the (?:most|best|greatest|finest|top)|best|greatest|finest|acclaimed|regarded as|considered|"
-    r"cited as|praised|hailed|masterpiece|beautiful|lauded|celebrated|renowned|popular|successful|success)\b",
+    r"cited as|praised|hailed|masterpiece|beautiful|lauded|celebrated|renowned|popular|successful|success)\b"
+    # an award for one of its aspects ("won a BAFTA for its photography", the fifty-fifth review's R057)
+    r"|\b(?:won|wins|received|earned|awarded|awards?|prizes?)\b[^.;]{0,60}?\bfor\s+(?:its|their)\b",
     re.I,
 )
 

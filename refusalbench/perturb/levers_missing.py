@@ -245,7 +245,7 @@ _MONEY = re.compile(
 
 
 # "reportedly worth $12 million", "an estimated $3 million", "about $40,000": an estimate or a report of the sum,
-# which reads as a contradiction once the sum is "undisclosed"
+# which reads as a contradiction once the sum is "unspecified"
 _HEDGED_BEFORE = re.compile(
     r"\b(?:reportedly|reported|estimated|estimates?|approximately|about|around|roughly|nearly|almost|some|over|"
     r"more than|less than|up to|at least|believed|said|thought|rumou?red)\b"
@@ -253,14 +253,14 @@ _HEDGED_BEFORE = re.compile(
     re.I,
 )
 # "a reported development and marketing budget of $80 million": a reported sum's noun, which reads as a
-# contradiction once the sum is "undisclosed" (the forty-ninth review's R023)
+# contradiction once the sum is "unspecified" (the forty-ninth review's R023)
 _REPORTED_NOUN = re.compile(
     r"\b(?:reported|estimated|announced|disclosed|published|stated|declared|rumou?red|quoted)\s+(?:[\w-]+\s+){0,3}?"
     r"(?:cost|costs|price|value|sum|fee|budget|figure|total|prize|purse|salary|wage|payment)\s+(?:of|at|was|is)?\s*$",
     re.I,
 )
 # "$27 million, an unusually high figure owing to ...": the sum described as a figure ("a record for the artist"
-# after an undisclosed amount reads fine)
+# after an unspecified amount reads fine)
 _FIGURE_AFTER = re.compile(
     r"\s*,\s+(?:then\s+)?(?:an?|the)\s+(?:[\w-]+\s+){0,3}(?:figure|sum|number|total)\b"
     # "$2.1 million, at the time one of the highest prices ever paid", "..., around 40 percent over its budget"
@@ -274,15 +274,23 @@ _NOUN_AFTER = re.compile(
     r"\s+(?!(?:in|on|at|by|for|from|to|and|or|but|with|as|was|were|is|are|had|has|which|that|when|while|after|"
     r"before|per|a|an|the|each|over|during|of|into|until|since|than)\b)([a-z][a-z-]+)\b"
 )
-# "at a cost of an undisclosed amount" reads as "at an undisclosed cost"
-_UNDISCLOSED_NOUN = re.compile(r"\ba (cost|price|fee|sum|value|budget) of an undisclosed amount\b")
+# a price that is public by its nature: "its list price was set at an unspecified amount" reads as nonsense (the
+# forty-seventh review's R056, the fifty-sixth's R009)
+_PUBLISHED_PRICE = re.compile(
+    r"\b(?:list|retail|sticker|cover|recommended(?:\s+retail)?)\s+price\b|\b(?:RRP|MSRP)\b", re.I
+)
+# "at a cost of an unspecified amount" reads as "at an unspecified cost"
+_UNSPECIFIED_NOUN = re.compile(r"\ba (cost|price|fee|sum|value|budget) of an unspecified amount\b")
 _LARGE_FIGURE = re.compile(r"\d[\d,.]*\s+(?:million|billion|trillion)\b", re.I)  # "1.84 billion" without its currency
 
 
 @lever(MI, tx.MEDIUM, "Price Redacted", CONTEXT)
 def price_redacted(item: Item) -> Proposal:
-    """The amount the query asks for replaced by "an undisclosed amount"; declined where any other amount of money
-    (or a figure in millions or billions) stays, since sums or differences of the rest can give the answer back."""
+    """The amount the query asks for replaced by "an unspecified amount"; declined where any other amount of money
+    (or a figure in millions or billions) stays, since sums or differences of the rest can give the answer back.
+
+    Not "an undisclosed amount": that says the sum was kept secret, a fact the passage never gave (read so in the
+    forty-fourth, forty-seventh and fifty-fifth reviews)."""
     item.need_anchor()
     if not _PRICE_QUERY.search(item.query) or not any(_MONEY.fullmatch(a.strip()) for a in item.answers):
         raise NotApplicable("the query does not ask for a monetary amount")
@@ -294,20 +302,22 @@ def price_redacted(item: Item) -> Proposal:
                 if described:
                     raise NotApplicable(
                         f"the amount is described after it ({described.group(0).strip(' ,')!r}), which an "
-                        "undisclosed amount cannot be"
+                        "unspecified amount cannot be"
                     )
                 noun = _NOUN_AFTER.match(passage[m.end() :])
                 if noun:
-                    # "through a €14.6 million restoration project" would read "an undisclosed amount restoration"
-                    raise NotApplicable(f"the amount qualifies a noun ({noun.group(1)!r}); no undisclosed amount can")
+                    # "through a €14.6 million restoration project" would read "an unspecified amount restoration"
+                    raise NotApplicable(f"the amount qualifies a noun ({noun.group(1)!r}); no unspecified amount can")
                 before = passage[max(0, m.start() - 80) : m.start()]
                 hedge = _HEDGED_BEFORE.search(before[-40:]) or _REPORTED_NOUN.search(before)
                 if hedge:
                     raise NotApplicable(
-                        f"the amount is hedged ({hedge.group(0).strip()!r}); 'reportedly worth an undisclosed "
+                        f"the amount is hedged ({hedge.group(0).strip()!r}); 'reportedly worth an unspecified "
                         "amount' says an unknown sum was reported"
                     )
-        new = _UNDISCLOSED_NOUN.sub(r"an undisclosed \1", _mask(passage, item.answers, "an undisclosed amount"))
+                if _PUBLISHED_PRICE.search(before):
+                    raise NotApplicable("the amount is a list or retail price, which is published by its nature")
+        new = _UNSPECIFIED_NOUN.sub(r"an unspecified \1", _mask(passage, item.answers, "an unspecified amount"))
         left = _MONEY.search(new) or _LARGE_FIGURE.search(new)
         if new != passage and left:
             # "a gross of $1.84 billion ... an additional $343.6 million ... a total of <masked>": the rest sums to it
@@ -317,4 +327,4 @@ def price_redacted(item: Item) -> Proposal:
         return new
 
     passages = item.edit_signal(edit)
-    return _proposal(item, passages, "Replaced the amount the query asks for with 'an undisclosed amount'.")
+    return _proposal(item, passages, "Replaced the amount the query asks for with 'an unspecified amount'.")

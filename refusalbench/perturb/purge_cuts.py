@@ -50,9 +50,11 @@ def removed_part(sentence: str, kept: str) -> str:
     return " ".join(out)
 
 
-# a sentence's last clause: ", whose secret identity is ...", " and approved for medical use in Japan on 30 June 1994"
+# a sentence's last clause: ", whose secret identity is ...", " and approved for medical use in Japan on 30 June 1994",
+# ", along with their basset hound, Biscuit" (the fifty-fifth review's R001: the whole sentence took the family too)
 _LAST_CLAUSE = re.compile(
-    r"^(?P<keep>.*\S)(?:,\s+(?:whose|which|who|where)\s|\s+and\s+(?=(?:was|were|is|are|has|had|have|\w+ed)\b))"
+    r"^(?P<keep>.*\S)(?:,\s+(?:whose|which|who|where|along\s+with|together\s+with)\s|"
+    r"(?P<and>\s+and\s+)(?=(?:was|were|is|are|has|had|have|\w+ed)\b))"
     r"(?P<cut>[^;:()\[\]\"“”]+?)(?P<end>[.!?])$"
 )
 MIN_KEPT_WORDS = 6
@@ -74,7 +76,7 @@ def trimmed_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
     chemists at ... and approved for medical use on 30 June 1994." keeps "It was discovered by chemists at ...");
     None where the rest would still name it, be under six words, or the sentence has no such clause."""
     m = _answer_only_in_cut(_LAST_CLAUSE, sentence, names, MIN_KEPT_WORDS)
-    if not m or _PARTICIPLE_END.search(m.group("keep")):
+    if not m or m.group("and") and _PARTICIPLE_END.search(m.group("keep")):
         return None  # or "co-written and recorded by ...": the first participle shares the cut "by ..."
     if _OPENER.match(m.group("keep")) and "," not in m.group("keep"):
         return None  # "Unlike most forais of the period, which ..., it was drafted in ...": the main clause is cut

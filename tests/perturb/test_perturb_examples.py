@@ -66,7 +66,7 @@ RELEASED = dict(
             tx.MEDIUM,
             "Price Redacted",
             None,
-            "The mayor of the town is elected every four years. The mayor earns an undisclosed amount a year.",
+            "The mayor of the town is elected every four years. The mayor earns an unspecified amount a year.",
         ),
         (  # a released date: a scheduled one ("is scheduled to be released in the 2010s") is declined
             RELEASED,

@@ -1,8 +1,8 @@
 """Gates added after the twenty-sixth blind review (items made from fresh source items no one had seen): the
 answer-token purge declines where a kept sentence points back to the time a cut sentence gave, where the answer
 stands only in a cut sentence's opening phrase, and where a kept participle sentence goes on with "the <noun>" of a
-lead that went; a redacted price reads "an undisclosed cost" and is not redacted after "reportedly" or "about".
-Each declines a hand-made bad item and still edits a good one."""
+lead that went; a redacted price reads "an unspecified cost" (it read "an undisclosed cost" then) and is not
+redacted after "reportedly" or "about". Each declines a hand-made bad item and still edits a good one."""
 
 from __future__ import annotations
 
@@ -75,10 +75,10 @@ BRIDGE = (
 )
 
 
-def test_a_redacted_cost_reads_as_an_undisclosed_cost():
+def test_a_redacted_cost_reads_as_an_unspecified_cost():
     row = _row("how much did the farrow bridge cost", ["$2.1 million"], BRIDGE.format(cost="at a cost of $2.1 million"))
     out = _generate(row, tx.MISSING_INFO, tx.MEDIUM, "Price Redacted")
-    assert "completed in 1931 at an undisclosed cost." in out["perturbed_context"]
+    assert "completed in 1931 at an unspecified cost." in out["perturbed_context"]
 
 
 @pytest.mark.parametrize("hedge", ["at a reported cost of", "at an estimated cost of", "at a cost of about"])

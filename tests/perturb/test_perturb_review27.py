@@ -74,7 +74,7 @@ def test_a_price_described_as_a_figure_is_not_redacted():
     with pytest.raises(NotApplicable, match="described after it"):
         _generate(row, tx.MISSING_INFO, tx.MEDIUM, "Price Redacted")
     plain = _row("how much did the fenmoor railway cost", ["£310,000"], RAILWAY.format(after=", a record for Norfolk"))
-    assert "undisclosed" in _generate(plain, tx.MISSING_INFO, tx.MEDIUM, "Price Redacted")["perturbed_context"]
+    assert "unspecified" in _generate(plain, tx.MISSING_INFO, tx.MEDIUM, "Price Redacted")["perturbed_context"]
 
 
 def test_a_street_in_another_language_places_the_building_finer_than_its_town():

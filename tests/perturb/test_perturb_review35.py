@@ -50,4 +50,4 @@ def test_a_price_ranked_or_measured_after_it_is_not_redacted(after):
 def test_a_price_followed_by_other_facts_is_redacted():
     row = _row("how much did the blue moth guitar sell for", ["$3.1 million"], GUITAR.format(after=", to a collector"))
     new = _generate(row, tx.MISSING_INFO, tx.MEDIUM, "Price Redacted")["perturbed_context"]
-    assert "for an undisclosed amount, to a collector" in new
+    assert "for an unspecified amount, to a collector" in new

@@ -40,7 +40,7 @@ LAGOON = {
 def test_a_price_after_which_the_sentence_goes_on_is_redacted():
     row = dict(LAGOON, context=LAGOON["context"].format(after=" in 2012"))
     assert (
-        "an undisclosed amount in 2012" in _run(row, tx.MISSING_INFO, tx.MEDIUM, "Price Redacted")["perturbed_context"]
+        "an unspecified amount in 2012" in _run(row, tx.MISSING_INFO, tx.MEDIUM, "Price Redacted")["perturbed_context"]
     )
 
 

@@ -49,7 +49,7 @@ def test_no_price_redacted_where_the_passage_reports_it():
         _run(row, tx.MISSING_INFO, tx.MEDIUM, "Price Redacted")
     row = dict(GAME, context=GAME["context"].format(what="a development and marketing budget of"))
     out = _run(row, tx.MISSING_INFO, tx.MEDIUM, "Price Redacted")["perturbed_context"]
-    assert "budget of an undisclosed amount" in out or "an undisclosed budget" in out
+    assert "budget of an unspecified amount" in out or "an unspecified budget" in out
 
 
 def test_no_inanimate_agent_reads_as_a_blank_to_fill_in():

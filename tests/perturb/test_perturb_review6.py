@@ -70,7 +70,7 @@ def test_price_redacted_masks_the_only_amount():
         context="The chief judge is appointed for life and earns the salary set for that level (currently $205,700).",
     )
     out = _gen(row, tx.MISSING_INFO, tx.MEDIUM, "Price Redacted")
-    assert "(currently an undisclosed amount)" in out["perturbed_context"]
+    assert "(currently an unspecified amount)" in out["perturbed_context"]
 
 
 @pytest.mark.parametrize(
