@@ -39,6 +39,10 @@ MUTUAL_EXCLUSION = (
 _PLACE_OR_AGENT = re.compile(r"(?:by|in|at|from|aboard|near|off|on|to|with|under|for)\b", re.I)
 _GOES_ON = re.compile(r"\b(?:and|or|but|which|who|where|when|while|after|before|as)\b|\d", re.I)
 _TWO_PREDICATES = re.compile(r"\band\s+(?:first\s+|later\s+|then\s+)?(?:[a-z]+ed|was|were|is|are|has|had)\b")
+# an aside right after the sentence's subject that states facts of its own, a figure or a second predicate: "The
+# tower, 23 metres high and built of local granite, was ..." (not a list of places, "in Deerfield Beach, Florida and
+# Pompano Beach, Florida in 1982", judged valid in the forty-third review)
+_ASIDE = re.compile(r"^(?:The|A|An|Its|His|Her|Their)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+,\s[^,]*(?:\d|\sand\s)[^,]*,\s")
 _DESCRIBED = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the|one)\b", re.I)
 # a plan, not a fact: "is scheduled to be released on May 18, 2016; that did not happen in 2018" denies what
 # was never said to have happened
@@ -63,6 +67,10 @@ def mutual_exclusion(item: Item) -> Proposal:
             raise NotApplicable("the answer sentence names another year, or the answer's twice")
         if _PLANNED.search(original):
             raise NotApplicable("the answer sentence states a plan ('scheduled to'), not an event that took place")
+        if _ASIDE.search(new[: new.find(value)]):
+            # "The tower, 23 metres high and built of local granite, was first lit on ..., not in 1856." repeats the
+            # aside's facts (the fifty-seventh review's R035; "in Windsor, Ontario, on" stays)
+            raise NotApplicable("an aside with facts of its own comes before the date; the restatement would repeat it")
         tail = new[new.find(value) + len(value) :].strip(" .")
         if tail and (not _PLACE_OR_AGENT.match(tail) or _GOES_ON.search(tail)):
             raise NotApplicable(

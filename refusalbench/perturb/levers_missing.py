@@ -279,8 +279,9 @@ _NOUN_AFTER = re.compile(
 _PUBLISHED_PRICE = re.compile(
     r"\b(?:list|retail|sticker|cover|recommended(?:\s+retail)?)\s+price\b|\b(?:RRP|MSRP)\b", re.I
 )
-# "at a cost of an unspecified amount" reads as "at an unspecified cost"
-_UNSPECIFIED_NOUN = re.compile(r"\ba (cost|price|fee|sum|value|budget) of an unspecified amount\b")
+# "at a cost of an unspecified amount" reads as "at an unspecified cost", "a launch price of ..." as "an unspecified
+# launch price" (the fifty-seventh review's R062)
+_UNSPECIFIED_NOUN = re.compile(r"\ba ((?:[a-z-]+\s+)?(?:cost|price|fee|sum|value|budget)) of an unspecified amount\b")
 _LARGE_FIGURE = re.compile(r"\d[\d,.]*\s+(?:million|billion|trillion)\b", re.I)  # "1.84 billion" without its currency
 
 

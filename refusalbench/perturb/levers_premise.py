@@ -43,6 +43,10 @@ _BARE_KIND = re.compile(rf"^{_KINDS}\s+", re.I)
 _NOUN_BEFORE_NAME = re.compile(r"^the\s+(?P<noun>[a-z]+)\s+[A-Z\"]")
 
 
+# the lead of a person's article: "Amara Osei (born 5 May 1992) is ...", "Jan Veld (1901–1980) was ..."
+_PERSON_LEAD = re.compile(r"^[^(.]{3,80}\((?:born\b|[^)]*\d{3,4}\s*[-–—]\s*\d{3,4})")
+
+
 def _agent_object(item: Item, rest: str) -> str:
     """The object of the person's act, written as English: the passage's title quoted and in its capitals ("sang
     the song should have been a cowboy" gave a garbled question); NotApplicable when the rest of the question
@@ -58,7 +62,8 @@ def _agent_object(item: Item, rest: str) -> str:
     kind = _TITLE_KIND.match(obj)
     bare = obj[kind.end() :] if kind else obj
     core = title_core(item.title) if item.title else ""
-    if core and bare.casefold().strip(" ?") == core.casefold() and not item.multi:
+    person = bool(_PERSON_LEAD.match(item.passages[0]))  # a person's name is no title to quote (fifty-seventh, R042)
+    if core and bare.casefold().strip(" ?") == core.casefold() and not item.multi and not person:
         return f'{verb} {obj[: kind.end()] if kind else ""}"{core}"'
     words = re.findall(r"[A-Za-z']+", obj)
     if set(w.lower() for w in words) & _CLAUSE or len(words) > 6:
