@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from refusalbench import taxonomy as tx
-from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever, wording
+from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, a_or_an, lever, wording
 
 FP = tx.FALSE_PREMISE
 
@@ -99,10 +99,6 @@ def role_noun(role: str) -> str | None:
     return " ".join([*before, head])
 
 
-def _article(noun: str) -> str:
-    return "an" if noun[0].lower() in "aeiou" else "a"
-
-
 # two wordings of the one premise, drawn by the person (`wording`), so that no single question form gives the
 # label away
 _NEVER_QUESTIONS = (
@@ -125,8 +121,9 @@ def never_became(item: Item) -> Proposal:
     role = role_noun(_LIVING_LEAD.match(item.passages[0].strip()).group("role"))
     if role is None:
         raise NotApplicable("the lead names no person's role")
+    role = f"{a_or_an(role)} {role}"
     return Proposal(
-        wording(_NEVER_QUESTIONS, name).format(name=name, role=f"{_article(role)} {role}"),
+        wording(_NEVER_QUESTIONS, name).format(name=name, role=role),
         list(item.passages),
-        f"Asked why {name} never became {_article(role)} {role}; the lead says they are one.",
+        f"Asked why {name} never became {role}; the lead says they are one.",
     )
