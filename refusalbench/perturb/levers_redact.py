@@ -78,6 +78,9 @@ _SPAN_QUERY = re.compile(
 )
 # "A, B, C and D": three or more short items, the count by enumeration
 _LIST = re.compile(r"(?:[^,.;]{1,40},\s+){2,}(?:and|or)\s+[^,.;]{1,40}")
+# the counted things listed right after the stand-in's noun, with or without a serial comma: "an unspecified number
+# of languages: Oshiwambo, English, Afrikaans and Rukwangali" (the fifty-eighth review's R011)
+_MEMBERS_LISTED = re.compile(rf"{STAND_IN}\s+(?:[\w-]+\s+){{0,2}}?[\w-]+s\s*[:(–—]\s*[^.;]*,[^.;]*\b(?:and|or)\b", re.I)
 
 
 # a collective noun that already says "several" ("a record fleet of", "a small group of"): the count alone goes
@@ -155,7 +158,7 @@ def count_redacted(item: Item) -> Proposal:
             # "the third level is the top" counts the levels; "the second-largest chain" counts no store
             if _SPAN_QUERY.search(item.query) or not stem or re.search(rf"\b{re.escape(stem)}", m.group(1), re.I):
                 raise NotApplicable(f"an ordinal of what the query counts stays ({m.group(0)!r})")
-        if _LIST.search(new):
+        if _LIST.search(new) or _MEMBERS_LISTED.search(new):
             raise NotApplicable("the passage lists three or more items, which can be counted")
         return tidy(new)
 
