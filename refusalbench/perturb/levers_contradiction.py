@@ -172,11 +172,12 @@ def conflict(
     if item.atype == at.NUMBER:
         gates.figure_once(item, original)
     if core_only:
-        end = new.find(value) + len(value)
+        start = new.find(value)
+        end = start + len(value)
         clause = _VALUE_CLAUSE.match(new[end:])
         if clause:
             new = new[:end] + clause.group("words") + "."
-        if ", and " in new[: new.find(value)]:
+        if ", and " in new[:start]:
             # "the island is a breeding site for herons, and surveys have recorded 110 species" would repeat the
             # first clause too (the fifty-sixth review's R012)
             raise NotApplicable("another clause comes before the value; the restatement would repeat it")
