@@ -91,7 +91,25 @@ _COLLECTIVE_OF = re.compile(
 )
 
 
-def _slot(text: str, m: re.Match) -> tuple[int, str]:
+# a count in a phrase that opens its sentence: "With around 410,000 weekly listeners, it is ...", "Rated at 44 guns,
+# she was ..." ("With an unspecified number of weekly listeners" and "Rated at an unspecified number of guns" read
+# as stilted in the forty-seventh review's R001 and the fifty-eighth's R025): the whole phrase goes instead
+_OPENER = re.compile(r"(?:With|Rated\s+at|[A-Z][a-z]+(?:ed|ing)(?:\s+(?:at|with|by|to|of))?)\s+$")
+_OPENER_REST = re.compile(r"(?:\s+[a-z][\w'-]*){1,4},\s+(?=[a-z])")
+_SENTENCE_BEGINS = re.compile(r"(?:^|(?<=[.!?])\s+)(?=\S)")
+
+
+def _opening_phrase_end(text: str, start: int, m: re.Match) -> tuple[int, int] | None:
+    """(phrase start, main clause start) where the count at `start`..`m.end()` stands in a short phrase that opens
+    its sentence and is followed by a comma and a lower-case main clause, else None."""
+    opening = [b.end() for b in _SENTENCE_BEGINS.finditer(text[:start])]
+    if not opening or not _OPENER.fullmatch(text[opening[-1] : start]):
+        return None
+    rest = _OPENER_REST.match(text, m.end())
+    return (opening[-1], rest.end()) if rest else None
+
+
+def _slot(text: str, m: re.Match) -> tuple:
     """Where the stand-in goes for one stated count (a hedge before it goes with it), or NotApplicable."""
     if in_compound(text, m.start(), m.end()):
         raise NotApplicable("the count is part of a compound ('a 12-member board')")
@@ -109,6 +127,9 @@ def _slot(text: str, m: re.Match) -> tuple[int, str]:
     first = text[m.end() :].split(maxsplit=1)[0] if text[m.end() :].strip() else ""
     if not noun or first.lower() in _FUNCTION or not first[:1].islower():
         raise NotApplicable("no plural noun follows the count for 'an unspecified number of' to count")
+    phrase = _opening_phrase_end(text, start, m)
+    if phrase:  # the main clause opens the sentence instead: "It is the most listened-to ..."
+        return phrase[0], text[phrase[1]].upper(), phrase[1] + 1
     if not total and _COLLECTIVE_OF.search(text[:start]):
         # "a group of 19 windmills" → "a group of windmills", not "a group of an unspecified number of windmills"
         return start, ""
@@ -167,5 +188,5 @@ def count_redacted(item: Item) -> Proposal:
         item.query,
         passages,
         "Replaced the count the 'how many' question asks for with 'an unspecified number of' (after 'a group of' and "
-        "the like, removed it).",
+        "the like, removed it; in a short phrase opening its sentence, removed the phrase).",
     )
