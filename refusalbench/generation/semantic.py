@@ -167,12 +167,31 @@ def _contested(answer: str, c: Candidate) -> bool:
             continue
         if year and year.group(1) in s and not _YEAR.fullmatch(answer.strip()):
             continue  # "May 3, 1950" against "May 9, 1950": the year is not in dispute
+        if _rival_count(answer, folded):
+            return True
         words = content_words(s) - answer_words
         for o in originals:
             base = content_words(o) - answer_words
             if base and (len(words & base) >= 3 or len(words & base) / len(base) >= 0.3):
                 return True
     return False
+
+
+_FIGURE = (
+    r"(?:\d[\d,.]*|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-[a-z]+)?|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|hundred)"
+)
+_COUNT_ANSWER = re.compile(rf"^{_FIGURE}\s+(?P<noun>[a-z][\w'-]*)$")
+
+
+def _rival_count(answer: str, folded: str) -> bool:
+    """True when `folded` (an added sentence) gives another figure of the noun a count answer counts: "it is made up
+    of 31 seats" against "47 seats", however little else of the answer sentence it repeats."""
+    m = _COUNT_ANSWER.match(fold(answer).strip())
+    if not m:
+        return False
+    noun = re.escape(_stem(m.group("noun")))
+    return bool(re.search(rf"(?<![\w,.]){_FIGURE}\s+(?:[a-z-]+\s+)?{noun}[a-z]{{0,3}}\b", folded))
 
 
 def answer_uncontested(c: Candidate) -> Optional[str]:

@@ -59,6 +59,14 @@ def attributive(phrase: str) -> str:
     return phrase.replace(" century", "-century")
 
 
+# a part of a year named before the year: "the summer of", "the end of"
+_WITHIN_YEAR = re.compile(
+    r"\b(?:spring|summer|autumn|fall|winter|end|start|beginning|middle|close|half|quarter)\s+of\s+$", re.I
+)
+# a date written "September 6, 1991", whose year a comma closes in running text
+_US_DATE = re.compile(r"\d{1,2},\s*\d{4}$")
+
+
 def coarsen_passage(item: Item, passage: str) -> str:
     """Every statement of the answer in `passage` replaced by its coarser description.
 
@@ -93,6 +101,9 @@ def coarsen_passage(item: Item, passage: str) -> str:
         if core and core.start() > 0:
             begin, matched = m.start() + core.start(), matched[core.start() :]
         before, after = text[:begin], text[m.end() :]
+        if _WITHIN_YEAR.search(before):
+            # "during the summer of 1997" would become "the summer of the 1990s" (the fifty-ninth review's R040)
+            raise NotApplicable("the passage dates something within the year ('the summer of 1997')")
         w = _WORD_BEFORE.search(before)
         prev = w.group(1).lower() if w else ""
         start, repl = begin, phrase
@@ -118,7 +129,10 @@ def coarsen_passage(item: Item, passage: str) -> str:
             adj = attributive(phrase)
             start, repl = w.start(1), f"{a_or_an(adj)} {adj}"
         if at_sentence_start(text[:start]):
-            repl = capitalise(repl)
+            return start, capitalise(repl)
+        if _US_DATE.search(matched) and after.startswith(",") and not before.rstrip().endswith(","):
+            # "released on September 6, 1991, by ...": the comma that closed the date goes with it (R024)
+            return start, repl, m.end() + 1
         return start, repl
 
     text = replace_spans(passage, union, decide)

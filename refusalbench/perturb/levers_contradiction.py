@@ -142,9 +142,17 @@ def shifted_year(item: Item) -> str:
     return YEAR_TOKEN.sub(item.rng.choice(options), anchor, count=1)
 
 
-# the value and at most three words of its noun ("12,000 students") before a clause set off by a comma; not a
-# list's first item ("350 beds and provides surgical, maternity and ...")
-_VALUE_CLAUSE = re.compile(r"(?P<words>(?:\s+(?!(?:and|or|but|nor)\b)[a-z][\w'’-]*){0,3}?)\s*,")
+# the value and at most four words of its noun ("12,000 students", "twelve platforms on two levels", "640 rooms and
+# suites") before a clause set off by a comma; not a list's first item ("350 beds and provides surgical, maternity and
+# ...")
+_VALUE_CLAUSE = re.compile(
+    r"(?P<words>(?:\s+(?!(?:and|or|but|nor)\b)[a-z][\w'’-]*){0,4}?(?:\s+(?:and|or)\s+[a-z][\w'’-]*)?)\s*,"
+)
+
+# the comma a list goes on from ("12 clubs from Estonia, Latvia and Lithuania"), which the restatement must not stop at
+_LIST_AFTER = re.compile(
+    r",\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+(?:,\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+)*,?\s+(?:and|or)\s+[\w'’-]+\s*[.,;]"
+)
 
 
 def conflict(
@@ -175,7 +183,7 @@ def conflict(
         start = new.find(value)
         end = start + len(value)
         clause = _VALUE_CLAUSE.match(new[end:])
-        if clause:
+        if clause and not _LIST_AFTER.match(new, end + clause.end() - 1):
             new = new[:end] + clause.group("words") + "."
         if ", and " in new[:start]:
             # "the island is a breeding site for herons, and surveys have recorded 110 species" would repeat the
@@ -266,7 +274,11 @@ def equal_standing(item: Item) -> Proposal:
         "Added an equally authoritative source giving {v} for the same figure.",
         AS_FACT,
         plain=True,
-        gate=lambda original, new: gates.count_unsettled(item, original, new, value),
+        # the count's gates read the whole restated sentence, as the reviews that judged them saw it
+        gate=lambda original, new: gates.count_unsettled(item, original, restated(item, value, MAX_WORDS)[1], value),
+        # not the whole sentence again: "... 9 teams, four from each country, who play ..." also kept a clause
+        # that gave the stated count back (the fifty-ninth review's R047; R007, R016, R084 read as copied)
+        core_only=True,
     )
 
 
@@ -306,7 +318,14 @@ def other_figure(item: Item, most_apart: float | None = None) -> str:
         raise NotApplicable("one of the figures is 1, whose noun is singular ('one season' / 'two seasons')")
     if min(a, b) <= 0 or max(a, b) / min(a, b) < 1.25:
         raise NotApplicable("the rival figure is too close to the stated one to contradict it")
+    if not any(_BARE_THOUSANDS.search(p) for p in item.passages):
+        # "1024 rooms" beside a passage that groups its figures (the fifty-ninth review's R084)
+        value = _BARE_THOUSANDS.sub(lambda m: f"{int(m.group(0)):,}", value)
     return value
+
+
+# a figure of four or more digits written without a thousands separator, not a year
+_BARE_THOUSANDS = re.compile(r"(?<![\d,.])(?!(?:1[5-9]|20)\d\d(?!\d))\d{4,}(?![\d,.]*\d)")
 
 
 _WHEN = re.compile(r"\s*(?:when|what year|which year|in what year|what date|what time)\b", re.I)

@@ -37,7 +37,13 @@ from refusalbench.perturb.missing_gates import (
     rival_left,
     unanchored_definite,
 )
-from refusalbench.perturb.purge_cuts import carries_other_facts, kept_part, removed_part
+from refusalbench.perturb.purge_cuts import (
+    MAX_EVENT_DETAILS,
+    carries_other_facts,
+    event_details,
+    kept_part,
+    removed_part,
+)
 from refusalbench.perturb.text import (
     answer_pattern,
     balanced,
@@ -201,11 +207,21 @@ def answer_token_purge(item: Item) -> Proposal:
             # facts would go with the nickname
             raise NotApplicable("the answer stands only in a sentence's opening phrase; its main clause would go too")
         named = [*item.answers, item.query]
+        dated = item.atype in (at.DATE, at.YEAR)
         for s, kept, g in zip(original, sents, gone):
-            if names(s) and carries_other_facts(s if g else removed_part(s, kept), named, whole=g):
+            if not names(s):
+                continue
+            cut = s if g else removed_part(s, kept)
+            if carries_other_facts(cut, named, whole=g):
                 # "First synthesised in 1994 at a laboratory in Lyon, pemarolide was approved ... in 2006 and in
                 # the European Union two years later.": the synthesis and the EU approval would go with the US date
                 raise NotApplicable("the cut would take another figure or clause, a fact of its own, with the answer")
+            details = event_details(cut, item.query, item.answers) if dated else []
+            if len(details) > MAX_EVENT_DETAILS:
+                # "It was released in 1974 as the first single from their third album, Ohio River Sessions, on
+                # Crestline Records.": the event's other facts would go with its date (of the 19 date cuts judged
+                # since the forty-second blind review, the 7 this keeps were all valid, 4 of the 12 it declines)
+                raise NotApplicable(f"the cut would take other facts of the dated event ({', '.join(details[:4])} ...)")
         new = _drop(rebuild(sents) if sents != original else passage, names)
         if new != passage and fragment_left([s for s in sents if not names(s)]):
             raise NotApplicable("too little is left to read as a passage (a single clause or under 25 words)")

@@ -4,8 +4,9 @@
 Warner Bros. Records.": the passage still tells what happened, never when. The cut takes the whole prepositional
 phrase ("on 3 May 1983", "in May 1983", "in 1983") and only where that phrase alone states the answer; it declines
 where anything left could date the event again (a clock time, another year, a decade, a month, an age, a duration,
-an ordinal edition, a named era such as a war), where the verb before it would be left bare ("It premiered.",
-"It was released and written by ..."), where it was a bracket's whole content, and inside quotations.
+an ordinal edition, a named era such as a war), where "the following year" in its sentence would count from it,
+where the verb before it would be left bare ("It premiered.", "It was released and written by ..."), where it was a
+bracket's whole content, and inside quotations.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import CONTEXT, Item, NotApplicable, Proposal, lever
+from refusalbench.perturb.missing_gates import TIME_POINTER
 from refusalbench.perturb.text import capitalise, contains_any, inside_quotes, raw_contains_any, tidy
 
 MI = tx.MISSING_INFO
@@ -46,6 +48,7 @@ _BARE_VERB = re.compile(
     re.I,
 )
 _SENTENCE_END = re.compile(r"\s*(?:[.!?;]|$)")
+_SENTENCE_END_AFTER = re.compile(r"[.!?](?=\s|$)")
 # what may follow a verb once the phrase and its comma are gone ("released on May 3, 1983, by RCA" → "released by")
 _FLOWS_ON = re.compile(r"\s*(?:that|and|or|in|on|at|by|for|from|to|with|as|after|before|during|under)\b")
 
@@ -93,6 +96,13 @@ def temporal_adjunct(item: Item) -> Proposal:
         new = _cut(passage, spans[0])
         if new is None or raw_contains_any(new, item.answers) or _TIME_HINT.search(new):
             return passage
+        cut_at = max(0, spans[0].start() - 2)  # the cut phrase may have ended its sentence: its full stop is now here
+        sentence_end = _SENTENCE_END_AFTER.search(new, cut_at)
+        if TIME_POINTER.search(new, cut_at, sentence_end.end() if sentence_end else len(new)):
+            # "for Windows on November 4, 2014, and for PlayStation 4 in the following year" (the fifty-ninth
+            # review's R026): in the cut's own sentence the pointer reads as dating the same event (in a later
+            # sentence, "It received the Prix Louis-Delluc the following year", it was judged valid four times)
+            raise NotApplicable("a time phrase after the cut counts from the removed date ('the following year')")
         return tidy(new)
 
     passages = item.edit_signal(edit)

@@ -7,6 +7,7 @@ import re
 from typing import Callable
 
 from refusalbench.perturb import answer_types as at
+from refusalbench.perturb.distractors import content_words
 from refusalbench.perturb.text import capitalise
 
 # a figure in words ("took almost four years"), not "one", which is as often a pronoun ("one of the ...")
@@ -36,6 +37,33 @@ def carries_other_facts(deleted: str, named: list[str], whole: bool = True) -> b
     if re.search(r"\d", rest) or _NUMBER_WORD.search(rest):
         return True
     return whole and bool(_SECOND_CLAUSE.search(rest))
+
+
+# the words that state a dated event itself ("It was first released on ..."), not a detail of it
+_EVENT_WORDS = frozenset(
+    """released release opened open held launched launch founded established built completed premiered published
+    began begun started start first entered service signed discovered formed created introduced inaugurated
+    debuted issued granted approved aired broadcast took place came out went onto into officially originally
+    initially year date day month""".split()
+) | frozenset(m.lower() for m in at.MONTH_NAMES.split("|"))
+MAX_EVENT_DETAILS = 5
+
+
+def event_details(deleted: str, query: str, answers: list[str]) -> list[str]:
+    """The content words the `deleted` text holds besides the answers, the query's words and the words that state a
+    dated event: what a date's cut would take with the date ("as the first single from their third album, Ohio
+    River Sessions, on Crestline Records")."""
+    rest = deleted
+    for answer in answers:
+        rest = re.sub(re.escape(answer), " ", rest, flags=re.I)
+    asked = {_singular(w) for w in content_words(query)}
+    return sorted(
+        w for w in content_words(rest) if _singular(w) not in asked and w not in _EVENT_WORDS and not w.isdigit()
+    )
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") else word
 
 
 def removed_part(sentence: str, kept: str) -> str:
