@@ -63,8 +63,11 @@ def attributive(phrase: str) -> str:
 _WITHIN_YEAR = re.compile(
     r"\b(?:spring|summer|autumn|fall|winter|end|start|beginning|middle|close|half|quarter)\s+of\s+$", re.I
 )
-# a date written "September 6, 1991", whose year a comma closes in running text
+# a date written "September 6, 1991", whose year a comma closes in running text; the comma goes with the date where
+# the sentence flows on ("released on September 6, 1991, by ..."), not where it closes an opening phrase ("First
+# published on March 1, 1981, it is aimed ...": the sixtieth review's R043)
 _US_DATE = re.compile(r"\d{1,2},\s*\d{4}$")
+_CLOSING_COMMA = re.compile(r",\s+(?:by|and|as|in|on|at|for|with|to|from|through|after|before|under|via)\b")
 
 
 def coarsen_passage(item: Item, passage: str) -> str:
@@ -130,7 +133,7 @@ def coarsen_passage(item: Item, passage: str) -> str:
             start, repl = w.start(1), f"{a_or_an(adj)} {adj}"
         if at_sentence_start(text[:start]):
             return start, capitalise(repl)
-        if _US_DATE.search(matched) and after.startswith(",") and not before.rstrip().endswith(","):
+        if _US_DATE.search(matched) and _CLOSING_COMMA.match(after) and not before.rstrip().endswith(","):
             # "released on September 6, 1991, by ...": the comma that closed the date goes with it (R024)
             return start, repl, m.end() + 1
         return start, repl

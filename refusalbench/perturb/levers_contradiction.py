@@ -165,18 +165,21 @@ def conflict(
     gate: Optional[Callable[[str, str], None]] = None,
     contested: bool = True,
     core_only: bool = False,
+    gates_on_whole: bool = False,
 ) -> Proposal:
     """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage.
     `plain` also requires a short, plain answer sentence (`plain_restatement`), and unless `contested` is
     False (LOW, where the answer stays) one that alone states the answer (`gates.stated_once`);
     `gate(original, new)` adds the lever's own gates; `core_only` restates the sentence only up to the value (and up to
-    three words of its noun) where a clause set off by a comma follows it. The statement must be well-formed
+    four words of its noun) where a clause set off by a comma follows it, and `gates_on_whole` has the plain and
+    the lever's gates read the whole restated sentence all the same. The statement must be well-formed
     (`gates.well_formed`)."""
     if item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
         # an untyped phrase is replaced only by one of the same kind ("long bone" → "irregular bone")
         raise NotApplicable("the answer is an untyped phrase and the rival value is not of the same kind")
     gates.grounded(item)
     original, new = restated(item, value, MAX_WORDS)
+    whole = new
     if item.atype == at.NUMBER:
         gates.figure_once(item, original)
     if core_only:
@@ -189,12 +192,13 @@ def conflict(
             # "the island is a breeding site for herons, and surveys have recorded 110 species" would repeat the
             # first clause too (the fifty-sixth review's R012)
             raise NotApplicable("another clause comes before the value; the restatement would repeat it")
+    checked = whole if gates_on_whole else new
     if plain:
-        plain_restatement(original, new, value)
+        plain_restatement(original, checked, value)
         if contested:
             gates.stated_once(item, original)
     if gate:
-        gate(original, new)
+        gate(original, checked)
     if _CONNECTIVE.match(original.strip()):
         raise NotApplicable("the answer sentence opens with a connective ('However, ...') that cannot follow 'that'")
     template = item.rng.choice(templates) if isinstance(templates, tuple) else templates
@@ -274,11 +278,12 @@ def equal_standing(item: Item) -> Proposal:
         "Added an equally authoritative source giving {v} for the same figure.",
         AS_FACT,
         plain=True,
-        # the count's gates read the whole restated sentence, as the reviews that judged them saw it
-        gate=lambda original, new: gates.count_unsettled(item, original, restated(item, value, MAX_WORDS)[1], value),
+        gate=lambda original, new: gates.count_unsettled(item, original, new, value),
         # not the whole sentence again: "... 9 teams, four from each country, who play ..." also kept a clause
-        # that gave the stated count back (the fifty-ninth review's R047; R007, R016, R084 read as copied)
+        # that gave the stated count back (the fifty-ninth review's R047; R007, R016, R084 read as copied); the
+        # gates still read the whole sentence ("served from 2010 to 2018" settles a rival "five years")
         core_only=True,
+        gates_on_whole=True,
     )
 
 

@@ -137,3 +137,29 @@ def test_a_date_purge_declines_where_the_dated_event_has_other_facts():
     bare = dict(SONG, context=SONG["context"].format(sentence="It was first released in 1974."))
     out = _run(bare, tx.MISSING_INFO, tx.HIGH, "Answer Token Purge")["perturbed_context"]
     assert "1974" not in out and "Greywater Union. Leon Baptiste" in out
+
+
+def test_coarsening_keeps_the_comma_that_closes_an_opening_phrase():
+    # the sixtieth review's R043: "First published in the 1980s it is aimed ..." lost the comma it needs
+    row = _row(
+        "when did pusula magazine first come out",
+        ["March 1, 1981"],
+        "Pusula is a Turkish monthly science magazine for young readers with a circulation of about 45,000 copies. "
+        "First published on March 1, 1981, the Pusula magazine is aimed mainly at high school students.",
+    )
+    out = _run(row, tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")["perturbed_context"]
+    assert "First published in the 1980s, the Pusula magazine is aimed" in out
+
+
+def test_a_count_clash_still_reads_the_whole_answer_sentence():
+    # the sixtieth review's R009: "served from 2010 to 2018" settles a rival "five years" that the short restatement
+    # no longer showed beside it
+    rivals = [_row("how long was the other minister in office", ["five years"], "He served five years.", "p5")]
+    row = _row(
+        "how long was helena vasko minister of transport",
+        ["eight years"],
+        "Helena Vasko is a Slovak politician. She served as Minister of Transport for eight years, from 2010 to "
+        "2018, and oversaw the motorway towards the Ukrainian border. She now teaches at a university in Győr.",
+    )
+    with pytest.raises(NotApplicable):
+        _run(row, tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash", rivals)
