@@ -99,6 +99,9 @@ _OPENER_REST = re.compile(r"(?:\s+[a-z][\w'-]*){1,4},\s+(?=[a-z])")
 _SENTENCE_BEGINS = re.compile(r"(?:^|(?<=[.!?])\s+)(?=\S)")
 
 
+_COUNTING_VERB = re.compile(r"\b(?:numbered|numbers|numbering|totall?ed|totals|totall?ing|counted|counts)\s+$", re.I)
+
+
 def _opening_phrase_end(text: str, start: int, m: re.Match) -> tuple[int, int] | None:
     """(phrase start, main clause start) where the count at `start`..`m.end()` stands in a short phrase that opens
     its sentence and is followed by a comma and a lower-case main clause, else None."""
@@ -117,6 +120,9 @@ def _slot(text: str, m: re.Match) -> tuple:
     hedge = _HEDGE.search(text[:start])
     if hedge:
         start = hedge.start()
+    if _COUNTING_VERB.search(text[:start]):
+        # "the community numbered an unspecified number of nuns" (the sixty-first review's R103)
+        raise NotApplicable("a verb of counting comes before the count ('numbered', 'totalled')")
     total = _TOTAL_OF.search(text[:start])
     if total:  # "a total of 360 members" → "an unspecified number of members"
         start = total.start()

@@ -46,7 +46,7 @@ _EVENT_WORDS = frozenset(
     debuted issued granted approved aired broadcast took place came out went onto into officially originally
     initially year date day month""".split()
 ) | frozenset(m.lower() for m in at.MONTH_NAMES.split("|"))
-MAX_EVENT_DETAILS = 5
+MAX_EVENT_DETAILS = 2
 
 
 def event_details(deleted: str, query: str, answers: list[str]) -> list[str]:
