@@ -56,14 +56,13 @@ def event_details(deleted: str, query: str, answers: list[str]) -> list[str]:
     rest = deleted
     for answer in answers:
         rest = re.sub(re.escape(answer), " ", rest, flags=re.I)
-    asked = {_singular(w) for w in content_words(query)}
-    return sorted(
-        w for w in content_words(rest) if _singular(w) not in asked and w not in _EVENT_WORDS and not w.isdigit()
-    )
+    asked = {_stem(w) for w in content_words(query)}
+    return sorted(w for w in content_words(rest) if _stem(w) not in asked and w not in _EVENT_WORDS and not w.isdigit())
 
 
-def _singular(word: str) -> str:
-    return word[:-1] if word.endswith("s") else word
+def _stem(word: str) -> str:
+    """A word's first five letters: "arrived" is the query's "arrive", "releases" its "released"."""
+    return word[:5]
 
 
 def removed_part(sentence: str, kept: str) -> str:

@@ -12,7 +12,7 @@ from refusalbench.perturb import NotApplicable
 from tests.perturb.test_perturb_review14 import _generate, _row
 
 OPENING = '"Harbour Lights" is a song by the rock duo the Night Owls, from their second album.'
-LEAD = "It was released as the lead single from the album in March 2003."
+LEAD = "It came out in March 2003."
 CLOSING = "The duo recorded the song in a small studio in Detroit over two days with a borrowed drum kit."
 
 

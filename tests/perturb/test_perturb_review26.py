@@ -15,7 +15,7 @@ from tests.perturb.test_perturb_review14 import _generate, _row
 PURGE = "Answer Token Purge"
 TREATY = (
     "The Treaty of Vellmar was an agreement that ended the border war between the duchies of Arnsholt and Velden. "
-    "It was signed on 4 May 1702 at a hunting lodge near Kassel. Under its terms "
+    "It was signed on 4 May 1702 near Kassel. Under its terms "
     "Arnsholt kept the river villages, while Velden received a payment in silver. {last}"
 )
 

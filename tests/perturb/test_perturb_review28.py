@@ -14,7 +14,7 @@ from tests.perturb.test_perturb_review14 import _generate, _row
 PURGE = "Answer Token Purge"
 DRUG = (
     "Velmorazole is a proton pump inhibitor used to treat stomach ulcers and reflux. It was discovered by chemists "
-    "at the Osaka laboratories of Kitano Pharma and approved for medical use in Japan on 12 May 1996. It is taken "
+    "at the Osaka laboratories of Kitano Pharma and approved in Japan on 12 May 1996. It is taken "
     "once a day, usually before breakfast, and is sold under several brand names across Asia."
 )
 

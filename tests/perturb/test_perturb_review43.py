@@ -56,7 +56,7 @@ DRUG = {
     "answers": ["2006"],
     "title": "Pemarolide",
     "context": "Pemarolide is a topical medication used to treat the inflammatory lesions of rosacea. It is applied to "
-    "the skin once a day as a thin layer of cream. Pemarolide was approved for use in the United States in 2006. "
+    "the skin once a day as a thin layer of cream. Pemarolide was approved in the United States in 2006. "
     "Common side effects include skin irritation and dryness.",
 }
 
@@ -70,7 +70,7 @@ def test_the_purge_declines_a_whole_sentence_that_carries_another_figure():
     # R001: "First synthesised in 1994 at a laboratory in Lyon, pemarolide was approved ... in 2006 and in the
     # European Union two years later." would lose the synthesis and the EU approval with the US date
     context = DRUG["context"].replace(
-        "Pemarolide was approved for use in the United States in 2006.",
+        "Pemarolide was approved in the United States in 2006.",
         "First synthesised in 1994 at a laboratory in Lyon, pemarolide was approved for use in the United States in "
         "2006 and in the European Union two years later.",
     )
