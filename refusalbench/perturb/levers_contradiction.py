@@ -26,6 +26,7 @@ from refusalbench.perturb.base import (
     restated,
 )
 from refusalbench.perturb.distractors import with_value
+from refusalbench.perturb.restatement import shortened
 from refusalbench.perturb.text import end_sentence, split_sentences
 
 CO = tx.CONTRADICTION
@@ -166,13 +167,15 @@ def conflict(
     contested: bool = True,
     core_only: bool = False,
     gates_on_whole: bool = False,
+    short: bool = False,
 ) -> Proposal:
     """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage.
     `plain` also requires a short, plain answer sentence (`plain_restatement`), and unless `contested` is
     False (LOW, where the answer stays) one that alone states the answer (`gates.stated_once`);
     `gate(original, new)` adds the lever's own gates; `core_only` restates the sentence only up to the value (and up to
     four words of its noun) where a clause set off by a comma follows it, and `gates_on_whole` has the plain and
-    the lever's gates read the whole restated sentence all the same. The statement must be well-formed
+    the lever's gates read the whole restated sentence all the same; `short` then states only the subject and the
+    predicate with the value (`restatement.shortened`). The statement must be well-formed
     (`gates.well_formed`)."""
     if item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
         # an untyped phrase is replaced only by one of the same kind ("long bone" → "irregular bone")
@@ -201,6 +204,8 @@ def conflict(
         gate(original, checked)
     if _CONNECTIVE.match(original.strip()):
         raise NotApplicable("the answer sentence opens with a connective ('However, ...') that cannot follow 'that'")
+    if short:
+        new = shortened(new, value)
     template = item.rng.choice(templates) if isinstance(templates, tuple) else templates
     statement = end_sentence(_fill(item, template, new))
     standalone = end_sentence(_fill(item, alone, new)) if alone else statement
@@ -239,6 +244,7 @@ def dual_dates(item: Item) -> Proposal:
         AS_FACT,
         plain=True,
         gate=lambda original, new: dated_gates(item, original, new, value),
+        short=True,  # not the whole lead again (the sixty-second review's R055, R093)
     )
 
 
@@ -284,6 +290,7 @@ def equal_standing(item: Item) -> Proposal:
         # gates still read the whole sentence ("served from 2010 to 2018" settles a rival "five years")
         core_only=True,
         gates_on_whole=True,
+        short=True,  # "has 412 beds", not "... and provides emergency, maternity and ..." (R031)
     )
 
 
@@ -356,6 +363,7 @@ def fringe_source(item: Item) -> Proposal:
         plain=True,
         contested=False,
         gate=lambda original, new: _fringe_gate(item, original, new, value),
+        short=True,  # not the whole lead again (the sixty-second review's R007, R044, R071)
     )
 
 
@@ -395,6 +403,7 @@ def minor_rounding(item: Item) -> Proposal:
         plain=True,
         contested=False,
         core_only=True,  # not the whole sentence again (the fifty-fifth review's R053)
+        short=True,  # nor its second predicate (the sixty-second review's R103)
     )
 
 

@@ -1,0 +1,66 @@
+"""The short form of a restated answer sentence: the subject and the predicate that carries the rival value.
+
+A contradiction lever restates the answer sentence with another value. Copied whole, the sentence repeats what is
+not in dispute, and the sixty-second blind review read seven such restatements as clumsy ("claims that The Stone
+Gardener is a novel by English writer Philippa Hawes, published in 1989 by Marlowe & Finch"). `shortened` keeps
+what the rival source disputes:
+
+- a lead that defines its subject and dates it in a participle or relative clause: "The Stone Gardener was published
+  in 1989 by Marlowe & Finch", "Lowmarsh first aired in 1999 on Northway Television";
+- a lead that gives a figure after "with": "Tessaro Logistica S.p.A. has 3,200 employees";
+- an aside after the subject: "the trophy stands 38 centimetres tall";
+- a second predicate after the value: "the hospital has 412 beds".
+
+A sentence that matches none of these stays whole.
+"""
+
+from __future__ import annotations
+
+import re
+
+_TEXT = r"(?:[^,;]|(?<=\d),(?=\d))+"  # no clause break; a thousands separator is fine
+_DEFINES = r"(?P<subject>[^,;:()]{2,80}?)\s(?P<be>is|was|are|were)\s(?:a|an|the)\s"
+_PARTICIPLE = (
+    r"(?:first\s+|originally\s+|later\s+)?(?:published|released|founded|built|completed|opened|launched|"
+    r"premiered|broadcast|formed|established|issued|recorded|written|painted|composed|designed|discovered|"
+    r"introduced|inaugurated|consecrated|commissioned|described)"
+)
+_LEAD_PARTICIPLE = re.compile(rf"^{_DEFINES}[^.;]*?,\s(?P<verb>{_PARTICIPLE})\s(?P<rest>{_TEXT})$")
+_LEAD_RELATIVE = re.compile(
+    rf"^{_DEFINES}[^.;,]*?\s(?:that|which)\s(?P<pred>(?:first\s+|originally\s+)?[a-z]+ed\s{_TEXT})$"
+)
+_LEAD_WITH = re.compile(rf"^{_DEFINES}[^.;,]*?\swith\s(?P<rest>{_TEXT})$")
+_ASIDE = re.compile(
+    r"^(?P<subject>(?:The|the|A|a|An|an|Its|its|His|his|Her|her|Their|their)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+),"
+    rf"\s[^,;]+,\s(?P<rest>[a-z]{_TEXT})$"
+)
+# a second predicate of the subject after the value and its noun: "412 beds and provides ..."
+_SECOND_PREDICATE = re.compile(
+    r"^(?P<noun>(?:\s+(?!(?:and|or)\b)[a-z][\w'’-]*){0,4}?)\s+and\s+"
+    r"(?:[a-z]+s|[a-z]+ed|is|was|are|were|has|had)\b[^;]*$"
+)
+
+
+def shortened(sentence: str, value: str) -> str:
+    """`sentence` (a restatement holding `value`, ending in a full stop) cut to its subject and the predicate with
+    the value where one of the module's forms matches; else `sentence` unchanged."""
+    body = sentence.rstrip()
+    if not body.endswith(".") or value not in body:
+        return sentence
+    body = body[:-1]
+    m = _LEAD_PARTICIPLE.match(body)
+    if m and value in m.group("rest") and value not in m.group("subject"):
+        be = "was" if m.group("be") in ("is", "was") else "were"
+        body = f"{m.group('subject')} {be} {m.group('verb')} {m.group('rest')}"
+    elif (m := _LEAD_RELATIVE.match(body)) and value in m.group("pred") and value not in m.group("subject"):
+        body = f"{m.group('subject')} {m.group('pred')}"
+    elif (m := _LEAD_WITH.match(body)) and m.group("rest").startswith(value) and value not in m.group("subject"):
+        have = "has" if m.group("be") == "is" else "have" if m.group("be") == "are" else "had"
+        body = f"{m.group('subject')} {have} {m.group('rest')}"
+    elif (m := _ASIDE.match(body)) and value in m.group("rest"):
+        body = f"{m.group('subject')} {m.group('rest')}"
+    end = body.find(value) + len(value)
+    second = _SECOND_PREDICATE.match(body[end:])
+    if second:
+        body = body[:end] + second.group("noun")
+    return body + "."

@@ -1,0 +1,56 @@
+"""The short form of a restated answer sentence keeps the subject and the predicate that carries the value."""
+
+from __future__ import annotations
+
+import pytest
+
+from refusalbench.perturb.restatement import shortened
+
+
+@pytest.mark.parametrize(
+    "sentence, value, short",
+    [
+        (
+            "The Stone Gardener is a novel by English writer Philippa Hawes, published in 1989 by Marlowe & Finch.",
+            "1989",
+            "The Stone Gardener was published in 1989 by Marlowe & Finch.",
+        ),
+        (
+            "Lowmarsh is a British rural drama series that first aired in 1999 on Northway Television.",
+            "1999",
+            "Lowmarsh first aired in 1999 on Northway Television.",
+        ),
+        (
+            "Tessaro Logistica is an Italian freight company based in Verona with 3,200 employees.",
+            "3,200",
+            "Tessaro Logistica has 3,200 employees.",
+        ),
+        (
+            "The trophy, shaped as a lidded cup topped with a schooner, stands 38 centimetres tall.",
+            "38",
+            "The trophy stands 38 centimetres tall.",
+        ),
+        (
+            "The hospital has 412 beds and provides emergency, maternity and general surgical services.",
+            "412",
+            "The hospital has 412 beds.",
+        ),
+    ],
+)
+def test_the_restatement_keeps_what_the_rival_source_disputes(sentence, value, short):
+    assert shortened(sentence, value) == short
+
+
+@pytest.mark.parametrize(
+    "sentence, value",
+    [
+        ("The bridge opened in 1931.", "1931"),
+        ("It was released on 3 May 1985 by Warner Records.", "3 May 1985"),
+        # a list after the count is not a second predicate
+        ("The band has five members and two backing singers.", "five"),
+        # the value in the subject's own description: nothing to cut to
+        ("The 1998 World Cup was a football tournament held in France.", "1998"),
+    ],
+)
+def test_a_sentence_of_no_such_form_stays_whole(sentence, value):
+    assert shortened(sentence, value) == sentence
