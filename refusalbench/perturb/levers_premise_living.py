@@ -82,6 +82,9 @@ _FELL_SHORT = re.compile(
 )
 
 
+_PHRASE_STOPS = frozenset("and or a an the its his her their our this that".split())
+
+
 def role_noun(role: str) -> str | None:
     """The role a lead gives, as a noun phrase to ask about: "tennis player" of "Spanish former professional tennis
     player who ...", "voice actor" of "English film and voice actor"; None when it names no person's role."""
@@ -93,7 +96,8 @@ def role_noun(role: str) -> str | None:
     head = m.group(0) + (tail.group(0) if tail else "")
     before = []
     for word in reversed(role[: m.start()].split()[-2:]):
-        if not re.fullmatch(r"[a-z][a-z-]*", word) or _QUALIFIER.match(word) or word in ("and", "or"):
+        # an article or possessive ends the noun phrase: "a the medical director" (the sixty-second review's R096)
+        if not re.fullmatch(r"[a-z][a-z-]*", word) or _QUALIFIER.match(word) or word in _PHRASE_STOPS:
             break
         before.insert(0, word)
     return " ".join([*before, head])
