@@ -16,6 +16,10 @@ from tests.support.evaluation import nq_benchmark
 pytestmark = pytest.mark.integration  # a whole refusalbench process
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_during_evaluate_says_how_to_resume(tmp_path, test_server):
     # Slow enough that the whole run (300 calls, 4 at a time: ~40 s) cannot finish before the Ctrl-C
     # arrives, even when a loaded machine delays this polling loop by seconds.
@@ -41,7 +45,16 @@ def test_ctrl_c_during_evaluate_says_how_to_resume(tmp_path, test_server):
         f"hydra.run.dir={tmp_path / 'run'}",
     ]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
-    proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        # a shell that runs the suite in the background starts it with SIGINT ignored, which the run would inherit
+        preexec_fn=_default_sigint,
+    )
     try:
         deadline = time.monotonic() + 120
         while len(list(cache.rglob("*.json"))) < 20:
