@@ -9,14 +9,9 @@ import pytest
 from refusalbench import taxonomy as tx
 from refusalbench.generation import semantic as sm
 from refusalbench.perturb import NotApplicable
+from tests.perturb.test_contradiction_gates import added
 from tests.perturb.test_perturb_review14 import _generate as _run
 from tests.perturb.test_perturb_review14 import _row
-
-
-def _added(row: dict, out: dict) -> str:
-    old = set(re.split(r"(?<=\.)\s+", row["context"]))
-    return " ".join(s for s in re.split(r"(?<=\.)\s+", out["perturbed_context"]) if s not in old)
-
 
 RIVALS = [_row(f"how many cantons are in region {n}", [str(n)], f"Region {n} has {n} cantons.", f"p{n}") for n in (47,)]
 
@@ -30,9 +25,9 @@ def test_an_equal_standing_clash_restates_the_count_and_its_noun_only():
         "of 31 reserved keywords, fewer than C++ or Rust, relying on its standard library for most higher-level "
         "features. Version 2.0 introduced an ownership-based memory model.",
     )
-    added = _added(row, _run(row, tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash", RIVALS))
-    assert re.search(r"a small core of 47 reserved keywords\.$", added)
-    assert "fewer than" not in added
+    statement = added(row, _run(row, tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash", RIVALS))
+    assert re.search(r"a small core of 47 reserved keywords\.$", statement)
+    assert "fewer than" not in statement
 
 
 def test_a_rival_figure_takes_thousands_separators_where_the_passage_has_no_bare_figure():
@@ -44,7 +39,7 @@ def test_a_rival_figure_takes_thousands_separators_where_the_passage_has_no_bare
         "The Hotel Marquesa is a hotel in Lima, Peru, opened in 1928. The hotel has 640 rooms. It was refurbished "
         "after the 1985 earthquake.",
     )
-    assert "has 1,024 rooms." in _added(
+    assert "has 1,024 rooms." in added(
         row, _run(row, tx.CONTRADICTION, tx.MEDIUM, "Equal-standing Value Clash", rivals)
     )
 
