@@ -63,6 +63,9 @@ def attributive(phrase: str) -> str:
 _WITHIN_YEAR = re.compile(
     r"\b(?:spring|summer|autumn|fall|winter|end|start|beginning|middle|close|half|quarter)\s+of\s+$", re.I
 )
+# a year that bounds a period: "Since 1957, when ..." would become "Since the 20th century", which reads as the
+# century's start (the sixty-fourth review's R017)
+_PERIOD_BOUND = re.compile(r"\b(?:since|until|till|through|from)\s+$", re.I)
 # a date written "September 6, 1991", whose year a comma closes in running text; the comma goes with the date where
 # the sentence flows on ("released on September 6, 1991, by ..."), not where it closes an opening phrase ("First
 # published on March 1, 1981, it is aimed ...": the sixtieth review's R043)
@@ -107,6 +110,8 @@ def coarsen_passage(item: Item, passage: str) -> str:
         if _WITHIN_YEAR.search(before):
             # "during the summer of 1997" would become "the summer of the 1990s" (the fifty-ninth review's R040)
             raise NotApplicable("the passage dates something within the year ('the summer of 1997')")
+        if _PERIOD_BOUND.search(before):
+            raise NotApplicable("the year bounds a period ('since 1957'); coarsened, it would read as the start")
         w = _WORD_BEFORE.search(before)
         prev = w.group(1).lower() if w else ""
         start, repl = begin, phrase

@@ -9,7 +9,11 @@ what the rival source disputes:
   in 1989 by Marlowe & Finch", "Lowmarsh first aired in 1999 on Northway Television";
 - a lead that gives a figure after "with": "Tessaro Logistica S.p.A. has 3,200 employees";
 - an aside after the subject: "the trophy stands 38 centimetres tall";
-- a second predicate after the value: "the hospital has 412 beds".
+- a first predicate before the one with the value: "the lake contains 1,412 islands" of "the lake is known for its
+  indented shoreline and contains 1,412 islands";
+- a second predicate after the value: "the hospital has 412 beds";
+- a clause of its own after the value: "the compact has 19 member states and four cooperating non-members" of "...,
+  and its secretariat is based in Victoria".
 
 A sentence that matches none of these stays whole.
 """
@@ -33,6 +37,21 @@ _LEAD_WITH = re.compile(rf"^{_DEFINES}[^.;,]*?\swith\s(?P<rest>{_TEXT})$")
 _ASIDE = re.compile(
     r"^(?P<subject>(?:The|the|A|a|An|an|Its|its|His|his|Her|her|Their|their)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+),"
     rf"\s[^,;]+,\s(?P<rest>[a-z]{_TEXT})$"
+)
+# a first predicate before the one that carries the value: "the lake is known for ... and contains 1,412 islands"
+_VALUE_VERB = (
+    r"(?:is|was|are|were|has|had|contains|holds|includes|covers|comprises|spans|seats|employs|serves|measures|"
+    r"carries|features|houses|numbers|attracts|receives|hosts|reaches|(?!hundred\b)[a-z]{3,}ed)"
+)
+_FIRST_PREDICATE = re.compile(
+    r"^(?P<subject>(?:(?!\b(?:that|which|who|whose|where)\b)[^,;:()]){2,60}?)\s(?P<be>is|was|are|were|has|had)\s"
+    rf"[^,;]*?\sand\s(?P<pred>{_VALUE_VERB}\s{_TEXT})$"
+)
+_PASSIVE = re.compile(r"^[a-z]{3,}ed\s(?:in|on|at|by|as|to|for|from|under|with|during|between)\b")
+# a clause with a subject of its own after the value: "..., and its secretariat is based in ..."
+_OWN_CLAUSE = re.compile(
+    r"(?:,\s+and|;)\s+(?:(?:its|his|her|their|it|they|this|these)\b"
+    r"|(?:the|a|an)\s+(?:[\w'’-]+\s+){0,3}?(?:is|was|are|were|has|had|[a-z]{3,}ed)\b)"
 )
 # a second predicate of the subject after the value and its noun: "412 beds and provides ..."
 _SECOND_PREDICATE = re.compile(
@@ -59,8 +78,25 @@ def shortened(sentence: str, value: str) -> str:
         body = f"{m.group('subject')} {have} {m.group('rest')}"
     elif (m := _ASIDE.match(body)) and value in m.group("rest"):
         body = f"{m.group('subject')} {m.group('rest')}"
+    elif (m := _FIRST_PREDICATE.match(body)) and value in m.group("pred") and value not in body[: m.start("pred")]:
+        body = _second_predicate_alone(body, m)
     end = body.find(value) + len(value)
+    own = _OWN_CLAUSE.search(body, end)
+    if own:
+        body = body[: own.start()]
     second = _SECOND_PREDICATE.match(body[end:])
     if second:
         body = body[:end] + second.group("noun")
     return body + "."
+
+
+def _second_predicate_alone(body: str, m: re.Match) -> str:
+    """The subject with the predicate after "and"; a participle after "is"/"was" keeps its auxiliary only where a
+    preposition shows it passive ("was recorded in London and released in 1985"), else the sentence stays whole
+    ("was formed in 1990 and released 12 albums" is active)."""
+    pred = m.group("pred")
+    if m.group("be") in ("is", "was", "are", "were") and re.match(r"[a-z]{3,}ed\b", pred):
+        if not _PASSIVE.match(pred):
+            return body
+        return f"{m.group('subject')} {m.group('be')} {pred}"
+    return f"{m.group('subject')} {pred}"

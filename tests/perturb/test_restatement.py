@@ -35,6 +35,30 @@ from refusalbench.perturb.restatement import shortened
             "412",
             "The hospital has 412 beds.",
         ),
+        # a first predicate before the one with the value (the sixty-fourth review's R001)
+        (
+            "The lake is known for its highly indented shoreline and contains 1,412 islands.",
+            "1,412",
+            "The lake contains 1,412 islands.",
+        ),
+        # a passive second predicate keeps its auxiliary
+        (
+            "The album was recorded in London and released in 1985 by Island.",
+            "1985",
+            "The album was released in 1985 by Island.",
+        ),
+        # a clause with a subject of its own after the value (the sixty-fourth review's R036)
+        (
+            "The compact has 34 member states and four cooperating non-members, and its secretariat is based in "
+            "Victoria, Seychelles.",
+            "34",
+            "The compact has 34 member states and four cooperating non-members.",
+        ),
+        (
+            "The compact has 34 member states, and the secretariat is based in Victoria.",
+            "34",
+            "The compact has 34 member states.",
+        ),
     ],
 )
 def test_the_restatement_keeps_what_the_rival_source_disputes(sentence, value, short):
@@ -50,6 +74,12 @@ def test_the_restatement_keeps_what_the_rival_source_disputes(sentence, value, s
         ("The band has five members and two backing singers.", "five"),
         # the value in the subject's own description: nothing to cut to
         ("The 1998 World Cup was a football tournament held in France.", "1998"),
+        # an active second predicate after "was": cutting "was formed in 1990 and" would not read as one
+        ("The band was formed in 1990 and released 12 albums.", "12"),
+        # a relative clause in the subject is not a first predicate
+        ("The building that is known for its towers and has 12 floors.", "12"),
+        # a list item after the value is not a clause of its own
+        ("The compact has 34 member states, 12 observers, and the secretariat.", "34"),
     ],
 )
 def test_a_sentence_of_no_such_form_stays_whole(sentence, value):

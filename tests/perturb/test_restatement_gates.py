@@ -90,11 +90,9 @@ def test_detector_flags_a_capital_after_an_abbreviation():
 
 
 def test_coarsening_keeps_a_lone_date():
-    r = row(
-        "when was the prize first awarded", ["1901"], "The prize has been awarded annually, since 1901, to an author."
-    )
+    r = row("when was the prize first awarded", ["1901"], "The prize was first awarded in 1901 to a French poet.")
     out = gen(r, tx.GRANULARITY, tx.MEDIUM, COARSER)
-    assert "since the 20th century" in out["perturbed_context"]
+    assert "in the 20th century" in out["perturbed_context"]
 
 
 @pytest.mark.parametrize(
