@@ -150,9 +150,11 @@ _VALUE_CLAUSE = re.compile(
     r"(?P<words>(?:\s+(?!(?:and|or|but|nor)\b)[a-z][\w'’-]*){0,4}?(?:\s+(?:and|or)\s+[a-z][\w'’-]*)?)\s*,"
 )
 
-# the comma a list goes on from ("12 clubs from Estonia, Latvia and Lithuania"), which the restatement must not stop at
+# the comma a list goes on from ("12 clubs from Estonia, Latvia and Lithuania", "54 floors of offices, apartments and a
+# hotel"), which the restatement must not stop at
 _LIST_AFTER = re.compile(
-    r",\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+(?:,\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+)*,?\s+(?:and|or)\s+[\w'’-]+\s*[.,;]"
+    r",\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+(?:,\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+)*,?\s+(?:and|or)\s+"
+    r"(?:(?:a|an|the)\s+)?[\w'’-]+\s*[.,;]"
 )
 
 

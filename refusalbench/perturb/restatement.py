@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 
-_TEXT = r"(?:[^,;]|(?<=\d),(?=\d))+"  # no clause break; a thousands separator is fine
+# no clause break; a thousands separator and the comma of a written-out date ("January 8, 2014") are fine
+_TEXT = r"(?:[^,;]|(?<=\d),(?=\d)|(?<=\d),(?=\s\d{4}\b))+"
 _DEFINES = r"(?P<subject>[^,;:()]{2,80}?)\s(?P<be>is|was|are|were)\s(?:a|an|the)\s"
 _PARTICIPLE = (
     r"(?:first\s+|originally\s+|later\s+)?(?:published|released|founded|built|completed|opened|launched|"
