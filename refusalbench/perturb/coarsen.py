@@ -22,7 +22,15 @@ from refusalbench.perturb.base import (
     in_compound,
     replace_spans,
 )
-from refusalbench.perturb.text import answer_pattern, capitalise, contains, contains_any, split_sentences, tidy
+from refusalbench.perturb.text import (
+    FLOWS_ON,
+    answer_pattern,
+    capitalise,
+    contains,
+    contains_any,
+    split_sentences,
+    tidy,
+)
 
 
 def decade(year: int) -> str:
@@ -70,7 +78,7 @@ _PERIOD_BOUND = re.compile(r"\b(?:since|until|till|through|from)\s+$", re.I)
 # the sentence flows on ("released on September 6, 1991, by ..."), not where it closes an opening phrase ("First
 # published on March 1, 1981, it is aimed ...": the sixtieth review's R043)
 _US_DATE = re.compile(r"\d{1,2},\s*\d{4}$")
-_CLOSING_COMMA = re.compile(r",\s+(?:by|and|as|in|on|at|for|with|to|from|through|after|before|under|via)\b")
+_CLOSING_COMMA = re.compile(rf",\s+{FLOWS_ON}")
 
 
 def coarsen_passage(item: Item, passage: str) -> str:

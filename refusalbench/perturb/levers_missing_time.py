@@ -17,7 +17,7 @@ from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import CONTEXT, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.missing_gates import TIME_POINTER
-from refusalbench.perturb.text import capitalise, contains_any, inside_quotes, raw_contains_any, tidy
+from refusalbench.perturb.text import FLOWS_ON, capitalise, contains_any, inside_quotes, raw_contains_any, tidy
 
 MI = tx.MISSING_INFO
 
@@ -49,8 +49,7 @@ _BARE_VERB = re.compile(
 )
 _SENTENCE_END = re.compile(r"\s*(?:[.!?;]|$)")
 _SENTENCE_END_AFTER = re.compile(r"[.!?](?=\s|$)")
-# what may follow a verb once the phrase and its comma are gone ("released on May 3, 1983, by RCA" → "released by")
-_FLOWS_ON = re.compile(r"\s*(?:that|and|or|in|on|at|by|for|from|to|with|as|after|before|during|under)\b")
+_FLOWS_ON = re.compile(rf"\s*{FLOWS_ON}")
 
 
 def _cut(passage: str, m: re.Match) -> str | None:

@@ -25,6 +25,9 @@ _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?)\]])")
 _SPACE_AFTER_OPEN = re.compile(r"([(\[])\s+")
 _REPEATED_COMMA = re.compile(r",\s*,+")
 _DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
+# words a sentence flows on with once a date and the comma that closed it are gone or restated ("released on May 3,
+# 1983, by RCA" → "released by RCA", "released in the 1980s by RCA"): there the comma went with the date
+FLOWS_ON = r"(?:that|and|or|as|in|on|at|by|for|from|to|with|through|after|before|during|under|via)\b"
 FINAL = (".", "!", "?", '."', ".'", '!"', '?"', ".”", "?”", ".)")
 
 LOWERABLE = frozenset(
