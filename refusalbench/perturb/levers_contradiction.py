@@ -7,6 +7,7 @@ exactly one noise passage (seeded) is replaced by the conflicting statement, per
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from decimal import ROUND_HALF_UP, Decimal
@@ -397,9 +398,13 @@ def minor_rounding(item: Item) -> Proposal:
         raise NotApplicable("the answer is not a number that rounding changes slightly")
     if _WHEN.match(item.query) or _YEARLIKE.match(num.text):
         raise NotApplicable("the figure is a year; a year is not rounded ('in Rome in 340')")
+    # written to the precision it was rounded to: "16.5 metres" rounds to "17 metres", not to "17.0" (the
+    # sixty-sixth review's R047)
+    places = max(0, 1 - int(math.floor(math.log10(num.value))))
+    like = dataclasses.replace(num, text=num.text.split(".")[0] + ("." + "0" * places if places else ""))
     return conflict(
         item,
-        with_value(num, value),
+        with_value(like, value),
         ROUNDED,
         "Restated the figure rounded to {v}, which agrees within rounding.",
         plain=True,

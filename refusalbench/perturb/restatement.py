@@ -12,6 +12,7 @@ what the rival source disputes:
 - a first predicate before the one with the value: "the lake contains 1,412 islands" of "the lake is known for its
   indented shoreline and contains 1,412 islands";
 - a second predicate after the value: "the hospital has 412 beds";
+- a participle phrase after the value's noun: "the hall houses 312 stalls" of "... 312 stalls selling fish, meat ...";
 - a clause of its own after the value: "the compact has 19 member states and four cooperating non-members" of "...,
   and its secretariat is based in Victoria".
 
@@ -28,9 +29,16 @@ _DEFINES = r"(?P<subject>[^,;:()]{2,80}?)\s(?P<be>is|was|are|were)\s(?:a|an|the)
 _PARTICIPLE = (
     r"(?:first\s+|originally\s+|later\s+)?(?:published|released|founded|built|completed|opened|launched|"
     r"premiered|broadcast|formed|established|issued|recorded|written|painted|composed|designed|discovered|"
-    r"introduced|inaugurated|consecrated|commissioned|described)"
+    r"introduced|inaugurated|consecrated|commissioned|described|shown|aired|screened|performed|staged|unveiled)"
 )
-_LEAD_PARTICIPLE = re.compile(rf"^{_DEFINES}[^.;]*?,\s(?P<verb>{_PARTICIPLE})\s(?P<rest>{_TEXT})$")
+# not the verb of a relative clause ("that premiered"), a participle split from its adverb ("first aired") or from its
+# auxiliary ("has been broadcast ... since 1963")
+_NOT_AFTER = "".join(
+    rf"(?<!\b{w})"
+    for w in ("that", "which", "who", "first", "originally", "later", "been", "be", "being", "has", "have")
+)
+# the participle after a comma or right after the noun ("a British drama serial first shown on 3 January 1979")
+_LEAD_PARTICIPLE = re.compile(rf"^{_DEFINES}[^.;]*?(?:,\s|{_NOT_AFTER}\s)(?P<verb>{_PARTICIPLE})\s(?P<rest>{_TEXT})$")
 _LEAD_RELATIVE = re.compile(
     rf"^{_DEFINES}[^.;,]*?\s(?:that|which)\s(?P<pred>(?:first\s+|originally\s+)?[a-z]+ed\s{_TEXT})$"
 )
@@ -50,9 +58,16 @@ _FIRST_PREDICATE = re.compile(
 )
 _PASSIVE = re.compile(r"^[a-z]{3,}ed\s(?:in|on|at|by|as|to|for|from|under|with|during|between)\b")
 # a clause with a subject of its own after the value: "..., and its secretariat is based in ..."
+# (or a second predicate after a list: "seven restaurants in Santiago, Lima and Buenos Aires, and is credited with")
 _OWN_CLAUSE = re.compile(
     r"(?:,\s+and|;)\s+(?:(?:its|his|her|their|it|they|this|these)\b"
-    r"|(?:the|a|an)\s+(?:[\w'’-]+\s+){0,3}?(?:is|was|are|were|has|had|[a-z]{3,}ed)\b)"
+    r"|(?:the|a|an)\s+(?:[\w'’-]+\s+){0,3}?(?:is|was|are|were|has|had|[a-z]{3,}ed)\b"
+    r"|(?:is|was|are|were|has|had|have|(?!hundred\b)[a-z]{3,}ed)\b)"
+)
+# a participle phrase after the value's noun: "310 stalls selling fish, meat, fruit and vegetables"
+_NOUN_PARTICIPLE = re.compile(
+    r"^(?P<noun>(?:\s+[a-z][\w'’-]*){0,3}?)\s+(?:selling|serving|offering|housing|holding|containing|including|"
+    r"covering|featuring|carrying|employing|linking|connecting|producing|making)\b"
 )
 # a second predicate of the subject after the value and its noun: "412 beds and provides ..."
 _SECOND_PREDICATE = re.compile(
@@ -79,12 +94,17 @@ def shortened(sentence: str, value: str) -> str:
         body = f"{m.group('subject')} {have} {m.group('rest')}"
     elif (m := _ASIDE.match(body)) and value in m.group("rest"):
         body = f"{m.group('subject')} {m.group('rest')}"
-    elif (m := _FIRST_PREDICATE.match(body)) and value in m.group("pred") and value not in body[: m.start("pred")]:
+    # then a first predicate before the one with the value, of the sentence or of its short form ("SS Maren Vale was
+    # built by a shipyard in Sunderland and launched in 1927")
+    if (m := _FIRST_PREDICATE.match(body)) and value in m.group("pred") and value not in body[: m.start("pred")]:
         body = _second_predicate_alone(body, m)
     end = body.find(value) + len(value)
     own = _OWN_CLAUSE.search(body, end)
     if own:
         body = body[: own.start()]
+    participle = _NOUN_PARTICIPLE.match(body[end:])
+    if participle and (participle.group("noun") or value[-1:].isalpha()):  # the noun in the value: "310 stalls"
+        body = body[:end] + participle.group("noun")
     second = _SECOND_PREDICATE.match(body[end:])
     if second:
         body = body[:end] + second.group("noun")
