@@ -27,7 +27,7 @@ from refusalbench.perturb.base import (
     restated,
 )
 from refusalbench.perturb.distractors import with_value
-from refusalbench.perturb.restatement import shortened
+from refusalbench.perturb.restatement import shortened, up_to_value_noun
 from refusalbench.perturb.text import end_sentence, split_sentences
 
 CO = tx.CONTRADICTION
@@ -144,21 +144,6 @@ def shifted_year(item: Item) -> str:
     return YEAR_TOKEN.sub(item.rng.choice(options), anchor, count=1)
 
 
-# the value and at most four words of its noun ("12,000 students", "twelve platforms on two levels", "640 rooms and
-# suites") before a clause set off by a comma; not a list's first item ("350 beds and provides surgical, maternity and
-# ...")
-_VALUE_CLAUSE = re.compile(
-    r"(?P<words>(?:\s+(?!(?:and|or|but|nor)\b)[a-z][\w'’-]*){0,4}?(?:\s+(?:and|or)\s+[a-z][\w'’-]*)?)\s*,"
-)
-
-# the comma a list goes on from ("12 clubs from Estonia, Latvia and Lithuania", "54 floors of offices, apartments and a
-# hotel"), which the restatement must not stop at
-_LIST_AFTER = re.compile(
-    r",\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+(?:,\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+)*,?\s+(?:and|or)\s+"
-    r"(?:(?:a|an|the)\s+)?[\w'’-]+\s*[.,;]"
-)
-
-
 def conflict(
     item: Item,
     value: str,
@@ -190,10 +175,7 @@ def conflict(
         gates.figure_once(item, original)
     if core_only:
         start = new.find(value)
-        end = start + len(value)
-        clause = _VALUE_CLAUSE.match(new[end:])
-        if clause and not _LIST_AFTER.match(new, end + clause.end() - 1):
-            new = new[:end] + clause.group("words") + "."
+        new = up_to_value_noun(new, value)
         if ", and " in new[:start]:
             # "the island is a breeding site for herons, and surveys have recorded 110 species" would repeat the
             # first clause too (the fifty-sixth review's R012)

@@ -16,7 +16,8 @@ what the rival source disputes:
 - a clause of its own after the value: "the compact has 19 member states and four cooperating non-members" of "...,
   and its secretariat is based in Victoria".
 
-A sentence that matches none of these stays whole.
+A sentence that matches none of these stays whole. `up_to_value_noun` is the plainer cut some levers take first: the
+value and its noun, before a clause set off by a comma.
 """
 
 from __future__ import annotations
@@ -74,6 +75,31 @@ _SECOND_PREDICATE = re.compile(
     r"^(?P<noun>(?:\s+(?!(?:and|or)\b)[a-z][\w'’-]*){0,4}?)\s+and\s+"
     r"(?:[a-z]+s|[a-z]+ed|is|was|are|were|has|had)\b[^;]*$"
 )
+
+
+# the value and at most four words of its noun ("12,000 students", "twelve platforms on two levels", "640 rooms and
+# suites") before a clause set off by a comma; not a list's first item ("350 beds and provides surgical, maternity and
+# ...")
+_VALUE_CLAUSE = re.compile(
+    r"(?P<words>(?:\s+(?!(?:and|or|but|nor)\b)[a-z][\w'’-]*){0,4}?(?:\s+(?:and|or)\s+[a-z][\w'’-]*)?)\s*,"
+)
+
+# the comma a list goes on from ("12 clubs from Estonia, Latvia and Lithuania", "54 floors of offices, apartments and a
+# hotel"), which the restatement must not stop at
+_LIST_AFTER = re.compile(
+    r",\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+(?:,\s+(?:[\w'’-]+\s+){0,2}?[\w'’-]+)*,?\s+(?:and|or)\s+"
+    r"(?:(?:a|an|the)\s+)?[\w'’-]+\s*[.,;]"
+)
+
+
+def up_to_value_noun(sentence: str, value: str) -> str:
+    """`sentence` cut after `value` and at most four words of its noun where a clause set off by a comma follows
+    (not where the comma goes on with a list); else `sentence` unchanged."""
+    end = sentence.find(value) + len(value)
+    clause = _VALUE_CLAUSE.match(sentence[end:])
+    if clause and not _LIST_AFTER.match(sentence, end + clause.end() - 1):
+        return sentence[:end] + clause.group("words") + "."
+    return sentence
 
 
 def shortened(sentence: str, value: str) -> str:
