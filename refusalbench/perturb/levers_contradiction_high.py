@@ -11,6 +11,7 @@ from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import NOISE, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.levers_contradiction import CO, YEAR_TOKEN, conflict, dated_gates, other_figure
+from refusalbench.perturb.text import IRREGULAR_PARTICIPLES
 
 # Two earlier designs are out of the rotation. "Order-of-Magnitude Numeric Clash" (the same source restating a count
 # ten times larger): in the thirty-first blind review, on fresh items rich in counts, 6 of its 15 items were valid.
@@ -38,7 +39,15 @@ MUTUAL_EXCLUSION = (
 # after the date, only a short phrase saying where or by whom ("on 9 March 1873 by Bishop Okafor", "from Kourou")
 _PLACE_OR_AGENT = re.compile(r"(?:by|in|at|from|aboard|near|off|on|to|with|under|for)\b", re.I)
 _GOES_ON = re.compile(r"\b(?:and|or|but|which|who|where|when|while|after|before|as)\b|\d", re.I)
-_TWO_PREDICATES = re.compile(r"\band\s+(?:first\s+|later\s+|then\s+)?(?:[a-z]+ed|was|were|is|are|has|had)\b")
+_TWO_PREDICATES = re.compile(
+    rf"\band\s+(?:first\s+|later\s+|then\s+)?(?:[a-z]+ed|was|were|is|are|has|had|{IRREGULAR_PARTICIPLES})\b"
+)
+# a phrase set off by a comma before the sentence's subject ("Hit by the economic crisis, the airline ceased ..."),
+# which the restatement would repeat word for word (the sixty-seventh review's R034)
+_OPENING_PHRASE = re.compile(
+    r"^(?:[A-Z][a-z]+(?:ed|ing)|Hit|Built|Made|Set|Held|Founded|After|Before|During|Following|Despite|With|Under|"
+    r"Unlike|Like|As|Amid)\b[^,]*,\s"
+)
 # an aside right after the sentence's subject that states facts of its own, a figure or a second predicate: "The
 # tower, 23 metres high and built of local granite, was ..." (not a list of places, "in Deerfield Beach, Florida and
 # Pompano Beach, Florida in 1982", judged valid in the forty-third review)
@@ -76,6 +85,11 @@ def mutual_exclusion(item: Item) -> Proposal:
             raise NotApplicable(
                 "the answer sentence goes on after the date ('premiered in 2019 and ran for 16 episodes'); the "
                 "denial would not follow the date it denies"
+            )
+        opening = _OPENING_PHRASE.match(new)
+        if opening and opening.end() <= new.find(value):
+            raise NotApplicable(
+                "a phrase set off by a comma opens the answer sentence; the restatement would repeat it"
             )
         if _TWO_PREDICATES.search(new[: new.find(value)]):
             raise NotApplicable(

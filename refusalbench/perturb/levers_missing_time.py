@@ -17,7 +17,15 @@ from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import CONTEXT, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.missing_gates import TIME_POINTER
-from refusalbench.perturb.text import FLOWS_ON, capitalise, contains_any, inside_quotes, raw_contains_any, tidy
+from refusalbench.perturb.text import (
+    FLOWS_ON,
+    IRREGULAR_PARTICIPLES,
+    capitalise,
+    contains_any,
+    inside_quotes,
+    raw_contains_any,
+    tidy,
+)
 
 MI = tx.MISSING_INFO
 
@@ -43,7 +51,7 @@ _TIME_HINT = re.compile(
 # a verb or participle right before the phrase: where the sentence ends after the phrase ("It premiered on 3 May
 # 1983.") or goes on with "and" or a comma, the verb is left bare ("It premiered.", "released and written by")
 _BARE_VERB = re.compile(
-    r"\b(?:\w+ed|\w+ing|born|begun|began|built|done|held|made|won|sold|shown|seen|written|given|taken|begin|open|opens|"
+    rf"\b(?:\w+ed|\w+ing|{IRREGULAR_PARTICIPLES}|begin|open|opens|"
     r"release|released|airs|aired|ended|died|came|went|ran|took place)\s*$",
     re.I,
 )
