@@ -51,19 +51,30 @@ _ASIDE = re.compile(
 # a first predicate before the one that carries the value: "the lake is known for ... and contains 1,412 islands"
 _VALUE_VERB = (
     r"(?:is|was|are|were|has|had|contains|holds|includes|covers|comprises|spans|seats|employs|serves|measures|"
-    r"carries|features|houses|numbers|attracts|receives|hosts|reaches|(?!hundred\b)[a-z]{3,}ed)"
+    r"carries|features|houses|numbers|attracts|receives|hosts|reaches|operates|owns|runs|manages|produces|sells|"
+    r"(?!hundred\b)[a-z]{3,}ed)"
 )
+# _TEXT, and the commas of a list of names ("17 stores in Germany, Austria and Switzerland")
+_LISTED_TEXT = r"(?:[^,;]|(?<=\d),(?=\d)|(?<=\d),(?=\s\d{4}\b)|,\s(?=[A-Z][\w'’-]*(?:\s[A-Z][\w'’-]*)?(?:,|\sand\s)))+"
 _FIRST_PREDICATE = re.compile(
     r"^(?P<subject>(?:(?!\b(?:that|which|who|whose|where)\b)[^,;:()]){2,60}?)\s(?P<be>is|was|are|were|has|had)\s"
-    rf"[^,;]*?\sand\s(?P<pred>{_VALUE_VERB}\s{_TEXT})$"
+    rf"[^,;]*?\sand\s(?P<pred>{_VALUE_VERB}\s{_LISTED_TEXT})$"
 )
 _PASSIVE = re.compile(r"^[a-z]{3,}ed\s(?:in|on|at|by|as|to|for|from|under|with|during|between)\b")
 # a clause with a subject of its own after the value: "..., and its secretariat is based in ..."
 # (or a second predicate after a list: "seven restaurants in Santiago, Lima and Buenos Aires, and is credited with")
+# (or a second predicate after a list: "seven restaurants in Santiago, Lima and Buenos Aires, and is credited with";
+# "34 factories in Japan, Thailand and Mexico and supplies components"), or an aside after a comma ("eight Tony Awards,
+# including Best Musical", "seven medals, five of them gold", "1,214 works ..., with a smaller group of ...")
 _OWN_CLAUSE = re.compile(
     r"(?:,\s+and|;)\s+(?:(?:its|his|her|their|it|they|this|these)\b"
     r"|(?:the|a|an)\s+(?:[\w'’-]+\s+){0,3}?(?:is|was|are|were|has|had|[a-z]{3,}ed)\b"
     r"|(?:is|was|are|were|has|had|have|(?!hundred\b)[a-z]{3,}ed)\b)"
+    r"|\s+and\s+(?:is|was|are|were|has|had|have|provides|supplies|operates|serves|offers|runs|employs|owns|hosts|"
+    r"produces|makes|sells|exports|manages|remains|became|won|holds)\b"
+    r"|,\s+(?:including|with|while|whereas|which|who|whose|where)\b"
+    r"|,\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|many|most|some|several|all|each|both|none|half)\s+of\s+"
+    r"(?:them|which|whom|these)\b"
 )
 # a participle phrase after the value's noun: "310 stalls selling fish, meat, fruit and vegetables"
 _NOUN_PARTICIPLE = re.compile(

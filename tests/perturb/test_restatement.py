@@ -66,6 +66,51 @@ def test_the_restatement_keeps_what_the_rival_source_disputes(sentence, value, s
 
 
 @pytest.mark.parametrize(
+    "sentence, value, short",
+    [
+        (
+            "It has 210 branches in Mali, Burkina Faso, Niger and Senegal and is one of the largest lenders there.",
+            "210",
+            "It has 210 branches in Mali, Burkina Faso, Niger and Senegal.",
+        ),
+        (
+            "The company operates 34 factories in Japan, Thailand and Mexico and supplies components to carmakers.",
+            "34",
+            "The company operates 34 factories in Japan, Thailand and Mexico.",
+        ),
+        (
+            "Whitaker has won three Grammy Awards and has written songs for other artists.",
+            "three",
+            "Whitaker has won three Grammy Awards.",
+        ),
+        (
+            "The production won eight Tony Awards, including Best Musical and Best Actress in a Musical.",
+            "eight",
+            "The production won eight Tony Awards.",
+        ),
+        (
+            "Over her career she has won seven medals at the Nordic Swimming Cup, five of them gold.",
+            "seven",
+            "Over her career she has won seven medals at the Nordic Swimming Cup.",
+        ),
+        (
+            "Its collection of 1,214 works focuses on Brazilian modernism, with a smaller group of ceramics.",
+            "1,214",
+            "Its collection of 1,214 works focuses on Brazilian modernism.",
+        ),
+        (
+            "The company is still owned by the Brandt family and operates 17 stores in Germany, Austria and "
+            "Switzerland.",
+            "17",
+            "The company operates 17 stores in Germany, Austria and Switzerland.",
+        ),
+    ],
+)
+def test_the_restatement_stops_before_an_aside_or_a_second_predicate_after_a_list(sentence, value, short):
+    assert shortened(sentence, value) == short
+
+
+@pytest.mark.parametrize(
     "sentence, value",
     [
         ("The bridge opened in 1931.", "1931"),
@@ -80,6 +125,8 @@ def test_the_restatement_keeps_what_the_rival_source_disputes(sentence, value, s
         ("The building that is known for its towers and has 12 floors.", "12"),
         # a list item after the value is not a clause of its own
         ("The compact has 34 member states, 12 observers, and the secretariat.", "34"),
+        # a list of counts is the value's own statement
+        ("The team won 5 gold, 3 silver and 4 bronze medals.", "5"),
     ],
 )
 def test_a_sentence_of_no_such_form_stays_whole(sentence, value):
