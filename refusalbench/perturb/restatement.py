@@ -14,7 +14,8 @@ what the rival source disputes:
 - a second predicate after the value: "the hospital has 412 beds";
 - a participle phrase after the value's noun: "the hall houses 312 stalls" of "... 312 stalls selling fish, meat ...";
 - a clause of its own after the value: "the compact has 19 member states and four cooperating non-members" of "...,
-  and its secretariat is based in Victoria".
+  and its secretariat is based in Victoria";
+- an aside after the value: "the production won eight Tony Awards" of "..., including Best Musical ...".
 
 A sentence that matches none of these stays whole. `up_to_value_noun` is the plainer cut some levers take first: the
 value and its noun, before a clause set off by a comma.
@@ -61,12 +62,11 @@ _FIRST_PREDICATE = re.compile(
     rf"[^,;]*?\sand\s(?P<pred>{_VALUE_VERB}\s{_LISTED_TEXT})$"
 )
 _PASSIVE = re.compile(r"^[a-z]{3,}ed\s(?:in|on|at|by|as|to|for|from|under|with|during|between)\b")
-# a clause with a subject of its own after the value: "..., and its secretariat is based in ..."
-# (or a second predicate after a list: "seven restaurants in Santiago, Lima and Buenos Aires, and is credited with")
-# (or a second predicate after a list: "seven restaurants in Santiago, Lima and Buenos Aires, and is credited with";
-# "34 factories in Japan, Thailand and Mexico and supplies components"), or an aside after a comma ("eight Tony Awards,
-# including Best Musical", "seven medals, five of them gold", "1,214 works ..., with a smaller group of ...")
-_OWN_CLAUSE = re.compile(
+# where a restatement stops after its value: a clause with a subject of its own ("..., and its secretariat is based
+# in ..."), a second predicate after a list ("seven restaurants in Santiago, Lima and Buenos Aires, and is credited
+# with"; "34 factories in Japan, Thailand and Mexico and supplies components"), or an aside after a comma ("eight Tony
+# Awards, including Best Musical", "seven medals, five of them gold", "1,214 works ..., with a smaller group of ...")
+_STOP_AFTER_VALUE = re.compile(
     r"(?:,\s+and|;)\s+(?:(?:its|his|her|their|it|they|this|these)\b"
     r"|(?:the|a|an)\s+(?:[\w'’-]+\s+){0,3}?(?:is|was|are|were|has|had|[a-z]{3,}ed)\b"
     r"|(?:is|was|are|were|has|had|have|(?!hundred\b)[a-z]{3,}ed)\b)"
@@ -136,9 +136,9 @@ def shortened(sentence: str, value: str) -> str:
     if (m := _FIRST_PREDICATE.match(body)) and value in m.group("pred") and value not in body[: m.start("pred")]:
         body = _second_predicate_alone(body, m)
     end = body.find(value) + len(value)
-    own = _OWN_CLAUSE.search(body, end)
-    if own:
-        body = body[: own.start()]
+    stop = _STOP_AFTER_VALUE.search(body, end)
+    if stop:
+        body = body[: stop.start()]
     participle = _NOUN_PARTICIPLE.match(body[end:])
     if participle and (participle.group("noun") or value[-1:].isalpha()):  # the noun in the value: "310 stalls"
         body = body[:end] + participle.group("noun")
