@@ -58,6 +58,8 @@ _BARE_VERB = re.compile(
 _SENTENCE_END = re.compile(r"\s*(?:[.!?;]|$)")
 _SENTENCE_END_AFTER = re.compile(r"[.!?](?=\s|$)")
 _FLOWS_ON = re.compile(rf"\s*{FLOWS_ON}")
+# a name of the removed date in apposition, up to the sentence's end: ", International Mother Language Day."
+_NAMES_THE_DAY = re.compile(r"\s+(?:the\s+)?[A-Z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*)*\s*[.;]")
 
 
 def _cut(passage: str, m: re.Match) -> str | None:
@@ -71,6 +73,8 @@ def _cut(passage: str, m: re.Match) -> str | None:
     if stripped.endswith(("(", "[")) or after.lstrip(" ,").startswith((")", "]")):
         return None  # "(in 2003, )": the phrase was a bracket's whole content
     comma = bool(m.group("comma"))
+    if comma and _NAMES_THE_DAY.match(after):
+        return None  # "on 21 February 2014, International Mother Language Day." would name the government the day
     ends = bool(_SENTENCE_END.match(after))
     if _BARE_VERB.search(stripped) and (
         ends or re.match(r"\s*,?\s*and\b", after) or (comma and not _FLOWS_ON.match(after))
