@@ -28,7 +28,7 @@ _DOUBLE_STOP = re.compile(r"(?<!\.)\.\.(?!\.)")
 # words a sentence flows on with once a date and the comma that closed it are gone or restated ("released on May 3,
 # 1983, by RCA" → "released by RCA", "released in the 1980s by RCA"): there the comma went with the date
 FLOWS_ON = r"(?:that|and|or|as|in|on|at|by|for|from|to|with|through|after|before|during|under|via)\b"
-# past participles that do not end in -ed, for gates that look for a verb ("first lit on", "first broadcast and")
+# past forms that do not end in -ed, for gates that look for a verb ("first lit on", "first broadcast and")
 IRREGULAR_PARTICIPLES = (
     "born|begun|began|built|rebuilt|done|held|made|won|sold|shown|seen|written|given|taken|lit|sunk|broadcast|laid|run"
 )
