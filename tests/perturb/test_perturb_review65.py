@@ -3,19 +3,9 @@
 from __future__ import annotations
 
 from refusalbench import taxonomy as tx
-from refusalbench.perturb.restatement import shortened
 from tests.perturb.test_contradiction_gates import added
 from tests.perturb.test_perturb_review14 import _generate as _run
 from tests.perturb.test_perturb_review14 import _row
-
-
-def test_a_restated_lead_keeps_a_written_out_date_whole():
-    # R006: "reports that Northern Reach is a Canadian television drama series that premiered on CBC Television on
-    # January 8, 2013": the comma of the date stopped the short form from matching
-    sentence = (
-        "Northern Reach is a Canadian television drama series that premiered on CBC Television on January 8, 2013."
-    )
-    assert shortened(sentence, "January 8, 2013") == "Northern Reach premiered on CBC Television on January 8, 2013."
 
 
 def test_a_count_clash_does_not_stop_inside_the_list_its_noun_heads():

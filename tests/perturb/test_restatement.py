@@ -59,15 +59,7 @@ from refusalbench.perturb.restatement import shortened
             "34",
             "The compact has 34 member states.",
         ),
-    ],
-)
-def test_the_restatement_keeps_what_the_rival_source_disputes(sentence, value, short):
-    assert shortened(sentence, value) == short
-
-
-@pytest.mark.parametrize(
-    "sentence, value, short",
-    [
+        # an aside after the value, or a second predicate after a list of names
         (
             "It has 210 branches in Mali, Burkina Faso, Niger and Senegal and is one of the largest lenders there.",
             "210",
@@ -104,9 +96,45 @@ def test_the_restatement_keeps_what_the_rival_source_disputes(sentence, value, s
             "17",
             "The company operates 17 stores in Germany, Austria and Switzerland.",
         ),
+        # the sixty-fifth review's R006: the comma of a written-out date stopped the short form from matching
+        (
+            "Northern Reach is a Canadian television drama series that premiered on CBC Television on January 8, 2013.",
+            "January 8, 2013",
+            "Northern Reach premiered on CBC Television on January 8, 2013.",
+        ),
+        # the sixty-sixth review's R069: the rounded count repeated "selling fish, meat, fruit and vegetables"
+        (
+            "Its iron and glass hall houses 312 stalls selling fish, meat, fruit and vegetables.",
+            "312",
+            "Its iron and glass hall houses 312 stalls.",
+        ),
+        (
+            "Its iron and glass hall houses 312 stalls selling fish, meat, fruit and vegetables.",
+            "312 stalls",
+            "Its iron and glass hall houses 312 stalls.",
+        ),
+        # the sixty-sixth review's R074: a second predicate after a list ("..., and is credited with bringing ...")
+        (
+            "He now owns nine restaurants in Santiago, Lima and Buenos Aires, and is credited with bringing cochayuyo "
+            "seaweed into Chilean fine dining.",
+            "nine",
+            "He now owns nine restaurants in Santiago, Lima and Buenos Aires.",
+        ),
+        # the sixty-sixth review's R089: a participle right after the lead's noun, with no comma before it
+        (
+            "The Kettering Inheritance is a British television drama serial first shown on 3 January 1979.",
+            "3 January 1979",
+            "The Kettering Inheritance was first shown on 3 January 1979.",
+        ),
+        # the short form of the lead, then its first predicate dropped too
+        (
+            "SS Maren Vale was a British cargo steamship built by a shipyard in Sunderland and launched in 1927.",
+            "1927",
+            "SS Maren Vale was launched in 1927.",
+        ),
     ],
 )
-def test_the_restatement_stops_before_an_aside_or_a_second_predicate_after_a_list(sentence, value, short):
+def test_the_restatement_keeps_what_the_rival_source_disputes(sentence, value, short):
     assert shortened(sentence, value) == short
 
 
@@ -127,6 +155,11 @@ def test_the_restatement_stops_before_an_aside_or_a_second_predicate_after_a_lis
         ("The compact has 34 member states, 12 observers, and the secretariat.", "34"),
         # a list of counts is the value's own statement
         ("The team won 5 gold, 3 silver and 4 bronze medals.", "5"),
+        # a noun that ends in -ing is not a participle phrase
+        ("The pool has 3 swimming lanes.", "3"),
+        ("The prison has 12 holding cells.", "12"),
+        # a participle after its auxiliary: "Ballymore Road was broadcast on national radio since 1963" would not read
+        ("Ballymore Road is an Irish radio soap opera that has been broadcast on national radio since 1963.", "1963"),
     ],
 )
 def test_a_sentence_of_no_such_form_stays_whole(sentence, value):
