@@ -28,6 +28,7 @@ from refusalbench.perturb import (  # noqa: F401 - importing the modules registe
     levers_epistemic,
     levers_granularity,
     levers_granularity_parts,
+    levers_granularity_world,
     levers_missing,
     levers_missing_low,
     levers_missing_time,

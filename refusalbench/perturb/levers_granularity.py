@@ -8,10 +8,11 @@ borderline), and "In what year ...?" of a full-date gold answer expected a reply
 The catalogue's "Inline Unit Conversion" ("How tall is ..., in feet?" of a passage giving "1,149 feet (350 m)") was
 tried at LOW and withdrawn: the query asks at the precision the passage states, so no mismatch is there (0 of 18
 valid in the forty-eighth review). HIGH asks the metre-precise coordinates of one spot the passage places only by
-name. Other HIGH levers failed blind review: the exact date stated as its century read as the same change as
-MEDIUM, and a worldwide average asked of one town's population, like the catalogue's "Molecular vs. Organism"
-("Which genes set the lifespan of ...?" of a species article, 1 of 16 valid in the fifty-first review), as missing
-data, not scale.
+name (and, in `levers_granularity_world`, the world's average of one instance's count). Other HIGH levers failed
+blind review: the exact date stated as its century read as the same change as MEDIUM, and a first design of the
+world's average ("the population averaged over every country" of one town), like the catalogue's "Molecular vs.
+Organism" ("Which genes set the lifespan of ...?" of a species article, 1 of 16 valid in the fifty-first review),
+as missing data, not scale.
 """
 
 from __future__ import annotations
