@@ -65,6 +65,14 @@ CLASS_MEANING = {
     tx.GRANULARITY: "the context has the information, but at another level of detail or scale than the question asks",
     tx.EPISTEMIC: "the question asks for an opinion, prediction, hypothetical or judgement the context cannot ground",
 }
+# why a MEDIUM or HIGH item of the class must be declined, where its meaning alone leaves the boundary with another
+# class open: the boundary the evaluated model's prompt draws (prompts/evaluate_nq.j2)
+DECLINE_REASON = {
+    tx.GRANULARITY: (
+        ", so reaching the level asked would need an unjustified step such as aggregating, averaging or generalising "
+        "(this class, not missing information, when the information is there but does not fit)"
+    ),
+}
 CONTEXT_WORDS = 6  # unchanged words shown on each side of a change in the *_changes columns
 
 
@@ -77,7 +85,8 @@ def label_meaning(cls: str, intensity: str, catalogue) -> str:
             f"({CLASS_MEANING[cls]}) is really present but minor or resolvable. Intensity criterion: {criterion}"
         )
     return (
-        f"{intensity} {cls}: a careful reader must decline, because {CLASS_MEANING[cls]}, and no original answer "
+        f"{intensity} {cls}: a careful reader must decline, because {CLASS_MEANING[cls]}{DECLINE_REASON.get(cls, '')}, "
+        "and no original answer "
         f"stays safe (not stated elsewhere, not right under every reading, not implied at a coarser level). "
         f"Intensity criterion: {criterion}"
     )

@@ -10,8 +10,9 @@ import pytest
 from refusalbench import taxonomy as tx
 from refusalbench.errors import UserError
 from refusalbench.generation.holdout import UNSCANNED_FILES, holdout, normalise
-from refusalbench.generation.review import KEY, SHEET, main, sample, word_diff
-from refusalbench.paths import PACKAGE_DATA_DIR
+from refusalbench.generation.review import KEY, SHEET, label_meaning, main, sample, word_diff
+from refusalbench.levers import load_catalogue
+from refusalbench.paths import PACKAGE_DATA_DIR, PROMPTS_DIR
 
 BUNDLED = [json.loads(line)["question"] for line in (PACKAGE_DATA_DIR / "nq_sample.jsonl").read_text().splitlines()[:2]]
 
@@ -215,3 +216,16 @@ def test_unseen_texts_take_a_table_without_a_context_column(tmp_path):
         path, tmp_path / "out", per_cell=1, seed=3, max_per_question=99, test_draws=False, root=repo, unseen_texts=True
     )
     assert summary["sampled"] == 18 and summary["items_reviewed_before"] == 0
+
+
+def test_granularity_refusals_carry_the_boundary_the_evaluated_model_is_told():
+    """MEDIUM and HIGH Granularity items are judged against the line the model's own prompt draws between this
+    class and missing information; LOW items keep the plain defect."""
+    catalogue = load_catalogue()
+    prompt = (PROMPTS_DIR / "evaluate_nq.j2").read_text()
+    assert "aggregating, averaging, generalising" in prompt and "when the information is present but does" in prompt
+    for intensity in (tx.MEDIUM, tx.HIGH):
+        meaning = label_meaning(tx.GRANULARITY, intensity, catalogue)
+        assert "aggregating, averaging or generalising" in meaning and "not missing information" in meaning
+    assert "averaging" not in label_meaning(tx.GRANULARITY, tx.LOW, catalogue)
+    assert "averaging" not in label_meaning(tx.MISSING_INFO, tx.HIGH, catalogue)
