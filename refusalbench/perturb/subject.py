@@ -56,8 +56,13 @@ _OPENING = re.compile(
 )
 # a series or sitcom in another medium than television ("a children's book series", "a video game series")
 _OTHER_MEDIUM = re.compile(r"\b(?:book|novel|comic|manga|game|film|movie|radio|podcast|web|toy)s?\b", re.I)
-# modifiers that make the kind something else ("a song cycle", "a film studio" are caught by (?!...) above)
-_NOT_A_WORK = re.compile(r"\b(?:series of|studio|festival|company|award|franchise|character|soundtrack)\b", re.I)
+# modifiers that make the kind something else ("a song cycle", "a film studio" are caught by (?!...) above; a
+# "graphic novel" is drawn, and a question about "the novel" misnames it: the seventy-first review's R055)
+_NOT_A_WORK = re.compile(
+    r"\b(?:series of|studio|festival|company|award|franchise|character|soundtrack)\b|"
+    r"\b(?:graphic|light|web|visual|verse)\s+novel\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
