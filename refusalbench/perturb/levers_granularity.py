@@ -290,14 +290,17 @@ _WHERE_SPOT = re.compile(
     re.I,
 )
 _SPOT_VERBS = frozenset("located situated built signed held played play plays sink sank opened".split())
-# questions whose subject has no single spot: events spread over venues, fiction, films shot in many places,
+# questions whose subject has no single spot: events spread over venues, fiction and its setting ("where is quiet hours
+# play set": "play" there is the work, not the verb; the seventy-second review's R039), films shot in many places,
 # origins, regions and towns (an area, not a point) and things found in a body or a book
 NOT_ONE_SPOT = re.compile(
     r"\b(?:olympics?|world cup|war|battle|fire|films?|filmed|movie|shows?|series|season|novel|book|tales?|"
-    r"stor(?:y|ies)|take place|takes place|come from|comes from|originate[sd]?|map|bible|body|cell|empire|dynasty|"
-    r"colony|countr(?:y|ies)|republic|kingdom|nation|states?|province|county|region|continent|territory|district|"
+    r"stor(?:y|ies)|set|setting|take place|takes place|come from|comes from|originate[sd]?|map|bible|body|cell|empire|"
+    r"dynasty|colony|countr(?:y|ies)|republic|kingdom|nation|states?|province|county|region|continent|territory|district|"
     r"city|town|village|capital|islands?|rivers?|mountains?|lakes?|sea|ocean|desert|forest|valley|bay|gulf|coast|"
-    r"peninsula|canyon|park|used|found|grown?|live|lives|go|goes)\b",
+    r"peninsula|canyon|park|used|found|grown?|live|lives|go|goes|"
+    # an oil or gas field covers an area (the seventy-third review's J005)
+    r"oil\s?field|gas\s?field)\b",
     re.I,
 )
 _SECOND_QUESTION = re.compile(r"\b(?:what|which|who|whom|when|why|how|and)\b", re.I)

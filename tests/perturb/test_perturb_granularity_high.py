@@ -104,3 +104,27 @@ def test_missing_info_low_still_deletes_a_trailing_fragment_that_says_something(
     row["context"] = context
     out = _generate(row, tx.MISSING_INFO, tx.LOW, "Strip Non-queried Statistic")
     assert out["perturbed_context"].endswith("from reactors.")
+
+
+def test_a_works_setting_is_no_spot_even_when_the_work_is_a_play():
+    # the seventy-second review's R039: "where is quiet hours play set" read "play" as the verb of a venue
+    row = _row(
+        "where is quiet hours play set",
+        ["Buenos Aires"],
+        "Quiet Hours (Spanish: Horas quietas) is a 1974 play by Argentine dramatist Julio Ardanaz. Written in a "
+        "single act, it is set in a boarding house in Buenos Aires, where five lodgers wait through a night of curfew.",
+    )
+    with pytest.raises(NotApplicable):
+        _generate(row, tx.GRANULARITY, tx.HIGH, LEVER)
+
+
+def test_no_single_spot_for_a_field():
+    # the seventy-third review's J005: an oil field covers a delta, not a spot
+    row = _row(
+        "where is the akpara oil field located",
+        ["Bayelsa State"],
+        "The Akpara oil field is an oil field in the swamp zone of the Niger Delta in Bayelsa State, Nigeria. It was "
+        "discovered in 1971.",
+    )
+    with pytest.raises(NotApplicable):
+        _generate(row)
