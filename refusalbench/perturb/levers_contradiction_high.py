@@ -52,7 +52,8 @@ _OPENING_PHRASE = re.compile(
 # tower, 23 metres high and built of local granite, was ..." (not a list of places, "in Deerfield Beach, Florida and
 # Pompano Beach, Florida in 1982", judged valid in the forty-third review)
 _ASIDE = re.compile(r"^(?:The|A|An|Its|His|Her|Their)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+,\s[^,]*(?:\d|\sand\s)[^,]*,\s")
-_DESCRIBED = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the|one)\b", re.I)
+# ... or what it is known for ("He is best known for leading the survey in 1986": the seventy-second review's R020)
+_DESCRIBED = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the|one|(?:best\s+|widely\s+|also\s+)?known)\b", re.I)
 # a plan, not a fact: "is scheduled to be released on May 18, 2016; that did not happen in 2018" denies what
 # was never said to have happened
 _PLANNED = re.compile(r"\b(?:scheduled|upcoming|set to|slated|expected|planned|will|due to|to be)\b", re.I)
