@@ -66,11 +66,14 @@ CLASS_MEANING = {
     tx.EPISTEMIC: "the question asks for an opinion, prediction, hypothetical or judgement the context cannot ground",
 }
 # why a MEDIUM or HIGH item of the class must be declined, where its meaning alone leaves the boundary with another
-# class open: the boundary the evaluated model's prompt draws (prompts/evaluate_nq.j2)
+# class open: the boundary the evaluated model's prompt draws (prompts/evaluate_nq.j2), whose examples of the step run
+# from fine to coarse only; the catalogue's levers run both ways ("Part-of-part Detail" asks finer than the context),
+# so both directions are named (docs/validity.md, seventieth to seventy-third reviews)
 DECLINE_REASON = {
     tx.GRANULARITY: (
-        ", so reaching the level asked would need an unjustified step such as aggregating, averaging or generalising "
-        "(this class, not missing information, when the information is there but does not fit)"
+        ", so reaching the level asked would need a step the context does not support: aggregating, averaging or "
+        "generalising what it gives, or reading into it a finer detail than it states (this class, not missing "
+        "information, when the information is there but at a level that does not fit)"
     ),
 }
 CONTEXT_WORDS = 6  # unchanged words shown on each side of a change in the *_changes columns
@@ -86,8 +89,8 @@ def label_meaning(cls: str, intensity: str, catalogue) -> str:
         )
     return (
         f"{intensity} {cls}: a careful reader must decline, because {CLASS_MEANING[cls]}{DECLINE_REASON.get(cls, '')}, "
-        "and no original answer "
-        f"stays safe (not stated elsewhere, not right under every reading, not implied at a coarser level). "
+        "and no original answer stays safe (not stated elsewhere, not right under every reading, not implied at a "
+        "coarser level). "
         f"Intensity criterion: {criterion}"
     )
 

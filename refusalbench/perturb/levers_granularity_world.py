@@ -77,6 +77,8 @@ _BEYOND_ONE = re.compile(
     re.I,
 )
 _WORD = re.compile(r"[a-z0-9]+")
+# kind words inside a name that a question may give in English ("Hôpital Sainte-Valérie": "sainte valerie hospital")
+_FOREIGN_KIND_WORDS = frozenset({"hopital", "palacio", "teatro"})
 
 
 def _folded(text: str) -> str:
@@ -87,7 +89,7 @@ def _names_the_subject(subject: str, name: str) -> bool:
     """True when the question's subject carries every distinctive word of the passage's name for it (accents and
     hyphens aside: "sainte valerie hospital" of "Hôpital Sainte-Valérie" needs "sainte" and "valerie")."""
     asked = set(_WORD.findall(_folded(subject)))
-    distinctive = [w for w in _WORD.findall(_folded(name)) if len(w) > 3 and w not in {"hopital", "palacio", "teatro"}]
+    distinctive = [w for w in _WORD.findall(_folded(name)) if len(w) > 3 and w not in _FOREIGN_KIND_WORDS]
     return bool(distinctive) and all(w in asked for w in distinctive)
 
 
