@@ -407,7 +407,9 @@ def format_number(value: float, like: at.NumberValue) -> str:
     if decimals == 0:
         value = round(value)
         return f"{int(value):,}" if "," in like.text or value >= 10000 else str(int(value))
-    return f"{value:,.{decimals}f}" if "," in like.text else f"{value:.{decimals}f}"
+    written = f"{value:,.{decimals}f}" if "," in like.text else f"{value:.{decimals}f}"
+    # "$640 million", not "$640.0 million" beside a passage's "$388.6 million" (the seventy-fourth review's R011)
+    return written.rstrip("0").rstrip(".")
 
 
 def with_value(num: at.NumberValue, value: float) -> str:

@@ -58,8 +58,9 @@ _VALUE_VERB = (
 # _TEXT, and the commas of a list of names ("17 stores in Germany, Austria and Switzerland")
 _LISTED_TEXT = r"(?:[^,;]|(?<=\d),(?=\d)|(?<=\d),(?=\s\d{4}\b)|,\s(?=[A-Z][\w'’-]*(?:\s[A-Z][\w'’-]*)?(?:,|\sand\s)))+"
 _FIRST_PREDICATE = re.compile(
-    r"^(?P<subject>(?:(?!\b(?:that|which|who|whose|where)\b)[^,;:()]){2,60}?)\s(?P<be>is|was|are|were|has|had)\s"
-    rf"[^,;]*?\sand\s(?P<pred>{_VALUE_VERB}\s{_LISTED_TEXT})$"
+    r"^(?P<subject>(?:(?!\b(?:that|which|who|whose|where)\b)[^,;:()]){2,60}?)\s"
+    r"(?P<be>is|was|are|were|has|had|received|won|drew|earned|got)\s"
+    rf"[^,;]*?\s(?:and|but)\s(?P<pred>{_VALUE_VERB}\s{_LISTED_TEXT})$"
 )
 _PASSIVE = re.compile(r"^[a-z]{3,}ed\s(?:in|on|at|by|as|to|for|from|under|with|during|between)\b")
 # where a restatement stops after its value: a clause with a subject of its own ("..., and its secretariat is based
@@ -71,7 +72,7 @@ _STOP_AFTER_VALUE = re.compile(
     r"|(?:the|a|an)\s+(?:[\w'’-]+\s+){0,3}?(?:is|was|are|were|has|had|[a-z]{3,}ed)\b"
     r"|(?:is|was|are|were|has|had|have|(?!hundred\b)[a-z]{3,}ed)\b)"
     r"|\s+and\s+(?:is|was|are|were|has|had|have|provides|supplies|operates|serves|offers|runs|employs|owns|hosts|"
-    r"produces|makes|sells|exports|manages|remains|became|won|holds)\b"
+    r"produces|makes|sells|exports|manages|remains|became|won|holds|can|could|will|would|may)\b"
     r"|,\s+(?:including|with|while|whereas|which|who|whose|where)\b"
     r"|,\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|many|most|some|several|all|each|both|none|half)\s+of\s+"
     r"(?:them|which|whom|these)\b"

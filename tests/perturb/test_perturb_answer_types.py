@@ -61,7 +61,10 @@ def test_parsers():
     [
         ("15", 150, "150"),
         ("1,100", 11000, "11,000"),
-        ("12.9", 129.0, "129.0"),
+        # a whole rival keeps no ".0" (the seventy-fourth review's R011: "$640.0 million"), a fraction its digits
+        ("12.9", 129.0, "129"),
+        ("12.25", 3.5, "3.5"),
+        ("12.9", 13.4, "13.4"),
         ("three", 4, "four"),
         ("three", 1.5, "two"),
         ("Three", 30, "Thirty"),

@@ -132,6 +132,18 @@ from refusalbench.perturb.restatement import shortened
             "1927",
             "SS Maren Vale was launched in 1927.",
         ),
+        # a first predicate joined by "but", and a second one after the value with a modal (the seventy-fourth
+        # review's R011 and R036)
+        (
+            "The film received mixed reviews but grossed $640 million worldwide.",
+            "$640 million",
+            "The film grossed $640 million worldwide.",
+        ),
+        (
+            "Its concrete inrun tower stands 48 metres tall and can be seen from most of the valley.",
+            "48",
+            "Its concrete inrun tower stands 48 metres tall.",
+        ),
     ],
 )
 def test_the_restatement_keeps_what_the_rival_source_disputes(sentence, value, short):
