@@ -81,7 +81,10 @@ def removed_part(sentence: str, kept: str) -> str:
 # ", along with their basset hound, Biscuit" (the fifty-fifth review's R001: the whole sentence took the family too)
 _LAST_CLAUSE = re.compile(
     r"^(?P<keep>.*\S)(?:,\s+(?:whose|which|who|where|along\s+with|together\s+with)\s|"
-    r"(?P<and>\s+and\s+)(?=(?:was|were|is|are|has|had|have|\w+ed)\b))"
+    # a verb after "and", an -ed word only before what a verb takes ("and headquartered in"), not an adjective ("light
+    # helicopters and unmanned rotorcraft, headquartered in ...": the seventy-sixth review's R045)
+    r"(?P<and>\s+and\s+)(?=(?:was|were|is|are|has|had|have)\b|\w+ed\s+(?:in|on|at|by|as|to|for|from|with|into|under|"
+    r"after|before|during|the|a|an|his|her|its|their|\d)))"
     r"(?P<cut>[^;:()\[\]\"“”]+?)(?P<end>[.!?])$"
 )
 MIN_KEPT_WORDS = 6
