@@ -11,13 +11,12 @@ declined for every lever; the engine calls it before any lever runs.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Optional
 
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import Item
 from refusalbench.perturb.distractors import STOPWORDS
-from refusalbench.perturb.text import contains, contains_any, question_body, split_sentences
+from refusalbench.perturb.text import contains, contains_any, folded, question_body, split_sentences
 
 _WH_WHEN = re.compile(r"^(?:when|what year|which year|in what year|in which year)\b", re.I)
 _WH_HOW_MANY = re.compile(r"^how\s+many\b", re.I)
@@ -118,11 +117,6 @@ def unstated_number(item: Item) -> Optional[str]:
         if not any(re.search(f, text, re.I) for f in _number_forms(n)):
             return m.group(0)
     return None
-
-
-def _fold(text: str) -> str:
-    """Lower case without diacritics ("Pokémon" -> "pokemon")."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
 
 
 # a model name or code mixing letters and figures ("f150", "ps4", "h1n1"), not an ordinal or decade ("7th", "70s")
@@ -234,9 +228,9 @@ def unstated_term(item: Item) -> Optional[str]:
     if number:
         return number
     raw = " ".join(item.passages[i] for i in item.signal) + " " + (item.title or "")
-    text = _fold(raw)
+    text = folded(raw)
     squashed = re.sub(r"[^a-z0-9]", "", text)
-    query = _fold(item.query)
+    query = folded(item.query)
     for m in _CODE.finditer(query):
         code = m.group(0)
         if not _NOT_CODE.match(code) and re.sub(r"[^a-z0-9]", "", code) not in squashed:

@@ -24,13 +24,12 @@ use. This one keeps the passage's own kind and the question's own counted noun a
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.subject import title_core
-from refusalbench.perturb.text import as_question, question_body, split_sentences
+from refusalbench.perturb.text import as_question, folded, question_body, split_sentences
 
 GR = tx.GRANULARITY
 
@@ -81,15 +80,11 @@ _WORD = re.compile(r"[a-z0-9]+")
 _FOREIGN_KIND_WORDS = frozenset({"hopital", "palacio", "teatro"})
 
 
-def _folded(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
-
-
 def _names_the_subject(subject: str, name: str) -> bool:
     """True when the question's subject carries every distinctive word of the passage's name for it (accents and
     hyphens aside: "sainte valerie hospital" of "Hôpital Sainte-Valérie" needs "sainte" and "valerie")."""
-    asked = set(_WORD.findall(_folded(subject)))
-    distinctive = [w for w in _WORD.findall(_folded(name)) if len(w) > 3 and w not in _FOREIGN_KIND_WORDS]
+    asked = set(_WORD.findall(folded(subject)))
+    distinctive = [w for w in _WORD.findall(folded(name)) if len(w) > 3 and w not in _FOREIGN_KIND_WORDS]
     return bool(distinctive) and all(w in asked for w in distinctive)
 
 
@@ -123,7 +118,7 @@ def world_average_of_one(item: Item) -> Proposal:
     if item.multi:
         raise NotApplicable("the multi-passage Granularity target is the context")
     body = question_body(item.query)
-    m = next((q.match(body) for q in _QUESTIONS if q.match(body)), None)
+    m = next(filter(None, (q.match(body) for q in _QUESTIONS)), None)
     if not m:
         raise NotApplicable("the query does not ask a standing count of its subject ('how many beds does X have')")
     if item.atype != at.NUMBER:
@@ -133,7 +128,7 @@ def world_average_of_one(item: Item) -> Proposal:
     if not _names_the_subject(m.group("subject"), name):
         raise NotApplicable("the question's subject is not the passage's subject")
     noun = m.group("noun").lower()
-    if kind in noun or any(kind in _folded(a) for a in item.answers):
+    if kind in noun or any(kind in folded(a) for a in item.answers):
         raise NotApplicable("the counted thing is the subject's own kind")
     passage = item.passages[0]
     beyond = _BEYOND_ONE.search(passage)

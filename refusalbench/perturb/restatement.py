@@ -59,7 +59,7 @@ _VALUE_VERB = (
 _LISTED_TEXT = r"(?:[^,;]|(?<=\d),(?=\d)|(?<=\d),(?=\s\d{4}\b)|,\s(?=[A-Z][\w'’-]*(?:\s[A-Z][\w'’-]*)?(?:,|\sand\s)))+"
 _FIRST_PREDICATE = re.compile(
     r"^(?P<subject>(?:(?!\b(?:that|which|who|whose|where)\b)[^,;:()]){2,60}?)\s"
-    r"(?P<be>is|was|are|were|has|had|received|won|drew|earned|got)\s"
+    r"(?P<first>is|was|are|were|has|had|received|won|drew|earned|got)\s"
     rf"[^,;]*?\s(?:and|but)\s(?P<pred>{_VALUE_VERB}\s{_LISTED_TEXT})$"
 )
 _PASSIVE = re.compile(r"^[a-z]{3,}ed\s(?:in|on|at|by|as|to|for|from|under|with|during|between)\b")
@@ -150,12 +150,12 @@ def shortened(sentence: str, value: str) -> str:
 
 
 def _second_predicate_alone(body: str, m: re.Match) -> str:
-    """The subject with the predicate after "and"; a participle after "is"/"was" keeps its auxiliary only where a
-    preposition shows it passive ("was recorded in London and released in 1985"), else the sentence stays whole
-    ("was formed in 1990 and released 12 albums" is active)."""
+    """The subject with the predicate after "and" (or "but"); a participle after "is"/"was" keeps its auxiliary only
+    where a preposition shows it passive ("was recorded in London and released in 1985"), else the sentence stays
+    whole ("was formed in 1990 and released 12 albums" is active)."""
     pred = m.group("pred")
-    if m.group("be") in ("is", "was", "are", "were") and re.match(r"[a-z]{3,}ed\b", pred):
+    if m.group("first") in ("is", "was", "are", "were") and re.match(r"[a-z]{3,}ed\b", pred):
         if not _PASSIVE.match(pred):
             return body
-        return f"{m.group('subject')} {m.group('be')} {pred}"
+        return f"{m.group('subject')} {m.group('first')} {pred}"
     return f"{m.group('subject')} {pred}"

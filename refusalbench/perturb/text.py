@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from typing import Iterable, Sequence
 
 ABBREVIATIONS = frozenset(
@@ -251,3 +252,8 @@ def is_clean(text: str) -> bool:
     if re.search(r"\s[,.;:!?]", text) or ",," in text or ".." in text.replace("...", ""):
         return False
     return text.rstrip("\"'”’)]").endswith((".", "!", "?"))
+
+
+def folded(text: str) -> str:
+    """Lower case without diacritics ("Pokémon" -> "pokemon")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
