@@ -18,6 +18,7 @@ from refusalbench.generation.ids import seed_for
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.distractors import DistractorPool, content_words
 from refusalbench.perturb.text import (
+    IRREGULAR_PARTICIPLES,
     answer_pattern,
     balanced,
     capitalise,
@@ -39,6 +40,14 @@ QUERY, CONTEXT, BOTH, NOISE = "query", "context", "query+context", "noise"
 
 class NotApplicable(ValueError):
     """No lever of the requested cell (or not the requested lever) applies to this item."""
+
+
+# a sentence opening on a participle phrase set off by a comma ("Used from ..., it contains", "Built in 1890, the
+# hall ..."), before its subject
+_PARTICIPLE_OPENER = re.compile(
+    rf"^[\"'“‘]?(?!(?:During|Following|Seven|Eleven|Often|Even|Then|When)\b)(?:[A-Z][a-z]+(?:ed|en|ing)|"
+    rf"{IRREGULAR_PARTICIPLES.title()})\b[^,.;]*,\s"
+)
 
 
 @dataclass
@@ -109,6 +118,10 @@ class Item:
         """`sentence` ready to follow "that" (see text.embed); NotApplicable when it would still open on a
         capitalised word that is neither a name here (written capitalised mid-sentence in the passages, or
         the title) nor a word the passages use in lower case ("states that Construction took place")."""
+        if _PARTICIPLE_OPENER.match(sentence):
+            # "states that used from the late Old Kingdom ..., it contains 42 tombs" reads as broken (the
+            # seventy-seventh review's R063)
+            raise NotApplicable("the sentence opens with a participle phrase, which cannot follow 'that'")
         s = embed(sentence, self.vocabulary, self.names)
         first = re.match(r"[\"'“‘]?([A-Z][a-z]+)\b(?!\s+[A-Z])", s)
         if first and not any(s.startswith(n) for n in self.names):

@@ -54,6 +54,15 @@ _OPENING_PHRASE = re.compile(
 _ASIDE = re.compile(r"^(?:The|A|An|Its|His|Her|Their)\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+,\s[^,]*(?:\d|\sand\s)[^,]*,\s")
 # ... or what it is known for ("He is best known for leading the survey in 1986": the seventy-second review's R020)
 _DESCRIBED = re.compile(r"\b(?:is|was|are|were)\s+(?:a|an|the|one|(?:best\s+|widely\s+|also\s+)?known)\b", re.I)
+# a restatement opening on a personal pronoun, and a second clause after the answer's date that brings in a new thing
+# ("and its members were transferred to a newly formed unit"), which such a pronoun could point to instead ("and the
+# ISS is now the largest human-made body" brings in none: the forty-third and fiftieth reviews judged it valid)
+_PRONOUN_SUBJECT = re.compile(r"(?:It|Its|He|His|She|Her|They|Their)\b")
+_SECOND_CLAUSE = re.compile(
+    r",?\s+(?:and|but|while|whereas)\s+(?:its|his|her|their|the|a|an)\s+(?:[\w'’-]+\s+){0,3}?"
+    r"(?:was|were|is|are|had|has|became|moved|passed|joined)\b"
+)
+_NEW_THING = re.compile(r"\b(?:a|an|another)\s+[a-z]")
 # a plan, not a fact: "is scheduled to be released on May 18, 2016; that did not happen in 2018" denies what
 # was never said to have happened
 _PLANNED = re.compile(r"\b(?:scheduled|upcoming|set to|slated|expected|planned|will|due to|to be)\b", re.I)
@@ -101,6 +110,17 @@ def mutual_exclusion(item: Item) -> Proposal:
             raise NotApplicable(
                 "the answer sentence describes what the subject is ('is an oil painting'); the denial would have no "
                 "plain event to deny"
+            )
+        at = original.find(item.anchor_text)
+        after = original[at + len(item.anchor_text) :] if at >= 0 else ""
+        clause = _SECOND_CLAUSE.search(after)
+        if _PRONOUN_SUBJECT.match(new) and clause and _NEW_THING.search(after, clause.end()):
+            # "It was disbanded in 1921, and its members were transferred to a newly formed mounted rifles unit.
+            # It was disbanded in 1924, not in 1921.": the second "It" can be that unit (the seventy-seventh
+            # review's R038)
+            raise NotApplicable(
+                "the answer sentence names another thing after the date, which a pronoun opening the restatement "
+                "could point to"
             )
         # the statement follows the answer sentence at once, so "It opened ..." keeps its antecedent (one passage)
         dated_gates(item, original, new, value, pronoun_subject=not item.multi)

@@ -110,11 +110,23 @@ def most_beautiful(item: Item) -> Proposal:
     )
 
 
+def _field(item: Item, subject: Subject) -> str:
+    """What the subject's absence would have changed, in the passage's own word for its settlement: "the town
+    around it" where the passage calls the place a town (or village) and never a city (the seventy-seventh
+    review's R004 asked about "the city around" a cathedral in a town)."""
+    text = " ".join(item.passages)
+    if subject.field == "the city around it" and not re.search(r"\bcity\b", text, re.I):
+        for place in ("town", "village"):
+            if re.search(rf"\b{place}\b", text, re.I):
+                return f"the {place} around it"
+    return subject.field
+
+
 @lever(EP, tx.HIGH, "Historical Counterfactual Chain", QUERY)
 def counterfactual_chain(item: Item) -> Proposal:
     subject = _subject(item, WORKS | BUILT)
     verb = "been built" if subject.kind in BUILT else CREATED.get(subject.kind, "been made")
-    query = wording(_COUNTERFACTUAL, subject.name).format(s=quoted(subject), verb=verb, field=subject.field)
+    query = wording(_COUNTERFACTUAL, subject.name).format(s=quoted(subject), verb=verb, field=_field(item, subject))
     return Proposal(
         query, list(item.passages), f"Asked for an alternate history without the {subject.kind}; nothing can ground it."
     )

@@ -86,10 +86,12 @@ def _agent_object(item: Item, rest: str) -> str:
         if name == name.lower():
             continue
         spans = [name, re.sub(r"^(?:The|A|An)\s+", "", name)]
-        m = next((m for n in spans for m in [re.search(rf"(?<![\w']){re.escape(n)}(?![\w])", obj, re.I)] if m), None)
-        if m is None:
+        patterns = [re.compile(rf"(?<![\w']){re.escape(n)}(?![\w])", re.I) for n in spans]
+        found = next((p for p in patterns if p.search(obj)), None)
+        if found is None:
             raise NotApplicable(f"'{w}' is part of the name '{name}', which the question does not give whole")
-        obj = obj[: m.start()] + text_of(name, m.group(0)) + obj[m.end() :]
+        # every time the question has it ("kopf an kopf" of "Kopf an Kopf": the seventy-seventh review's R064)
+        obj = found.sub(lambda m, name=name: text_of(name, m.group(0)), obj)
     noun = _NOUN_BEFORE_NAME.match(obj)
     if noun and not re.fullmatch(_KINDS, noun.group("noun"), re.I):
         raise NotApplicable(

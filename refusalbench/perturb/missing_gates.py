@@ -325,7 +325,11 @@ def answer_only_in_opening_phrase(sentence: str, answers: Sequence[str]) -> bool
 
 # "Corvid Court is a collectible card game ...", "Northern Static is the second studio album by ...": an article's
 # lead, which says what the passage is about
-_DEFINING_LEAD = re.compile(r"^[\"'“(]*(?P<subject>[A-Z][^.;:]{0,80}?)\s(?:is|was|are|were)\s+(?:a|an|the|one)\s")
+# the subject may carry a bracket with any punctuation: "Quang Tế Pagoda (Vietnamese: Chùa Quang Tế) is a Buddhist
+# temple ..." (the seventy-seventh review's R027)
+_DEFINING_LEAD = re.compile(
+    r"^[\"'“(]*(?P<subject>[A-Z](?:[^.;:()]|\([^()]*\)){0,80}?)\s(?:is|was|are|were)\s+(?:a|an|the|one)\s"
+)
 
 
 def lead_subject_lost(sents: Sequence[str], gone: Sequence[bool], answers: Sequence[str]) -> bool:
