@@ -163,6 +163,8 @@ def _contested(answer: str, c: Candidate) -> bool:
             return True
         if year and re.search(_NEGATED + rf"\b{year.group(1)}\b", folded):
             return True  # "... on May 18, 2016, and not in 2018": the answer's year itself denied
+        if year and re.search(rf"\b(?:not|never)\b[^.;]*\bby\s+the\s+end\s+of\s+{year.group(1)}\b", folded):
+            return True  # "He had not yet led the ... Survey by the end of 1986": the whole year denied
         if pattern.search(folded):
             continue
         if year and year.group(1) in s and not _YEAR.fullmatch(answer.strip()):

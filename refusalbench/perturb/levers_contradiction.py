@@ -93,7 +93,7 @@ _PAGE_POINTER = re.compile(
     r"|\b(?:below|above)\s*[.!?]?\s*$|\bthe following\b|\bthis (?:list|article|page|section|table|category)\b",
     re.I,
 )
-_PARTICIPLE_OPENER = re.compile(r"\s*[A-Z][a-z]{2,}(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)")  # "Released on ..."
+_PARTICIPLE_OPENER = re.compile(r"\s*[A-Z][a-z]*(?:ed|ing)\b(?! (?:is|was|are|were|has|had)\b)")  # "Released on ..."
 
 
 def plain_restatement(original: str, new: str, value: str) -> None:
@@ -156,6 +156,7 @@ def conflict(
     core_only: bool = False,
     gates_on_whole: bool = False,
     short: bool = False,
+    rewrite: Optional[Callable[[str], str]] = None,
 ) -> Proposal:
     """Restate the answer sentence with `value` in a template; `alone` (or the template) for a noise passage.
     `plain` also requires a short, plain answer sentence (`plain_restatement`), and unless `contested` is
@@ -163,8 +164,8 @@ def conflict(
     `gate(original, new)` adds the lever's own gates; `core_only` restates the sentence only up to the value (and up to
     four words of its noun) where a clause set off by a comma follows it, and `gates_on_whole` has the plain and
     the lever's gates read the whole restated sentence all the same; `short` then states only the subject and the
-    predicate with the value (`restatement.shortened`). The statement must be well-formed
-    (`gates.well_formed`)."""
+    predicate with the value (`restatement.shortened`), and `rewrite` turns the restatement into another sentence before
+    it fills the template. The statement must be well-formed (`gates.well_formed`)."""
     if item.atype == at.OTHER and value.lower().split()[-1:] != item.anchor_text.lower().split()[-1:]:
         # an untyped phrase is replaced only by one of the same kind ("long bone" → "irregular bone")
         raise NotApplicable("the answer is an untyped phrase and the rival value is not of the same kind")
@@ -191,6 +192,8 @@ def conflict(
         raise NotApplicable("the answer sentence opens with a connective ('However, ...') that cannot follow 'that'")
     if short:
         new = shortened(new, value)
+    if rewrite:
+        new = rewrite(new)
     template = item.rng.choice(templates) if isinstance(templates, tuple) else templates
     statement = end_sentence(_fill(item, template, new))
     standalone = end_sentence(_fill(item, alone, new)) if alone else statement

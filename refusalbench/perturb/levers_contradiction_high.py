@@ -1,4 +1,4 @@
-"""P-Contradiction HIGH: the passage states the dated event again in another year and denies the stated one.
+"""P-Contradiction HIGH: the passage says the dated event had not yet taken place by the end of its stated year.
 
 The levers of the other intensities and the restatement machinery they share are in `levers_contradiction`.
 """
@@ -11,6 +11,7 @@ from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import NOISE, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.levers_contradiction import CO, YEAR_TOKEN, conflict, dated_gates, other_figure
+from refusalbench.perturb.not_yet import WORDINGS, not_yet
 from refusalbench.perturb.text import IRREGULAR_PARTICIPLES
 
 # Two earlier designs are out of the rotation. "Order-of-Magnitude Numeric Clash" (the same source restating a count
@@ -27,15 +28,14 @@ from refusalbench.perturb.text import IRREGULAR_PARTICIPLES
 # thirty-fourth (one annotator: the date asked is never contested by another value). A careful reader may answer
 # and flag the inconsistency; precision first.
 
-# Two flat statements in the passage's own voice, no source named: the second gives the event another year and
-# denies the first one's, so the passage asserts the year and its negation. One-time dated facts only, with the
-# dual-dates gates: a rival that an added event ("He also won the 1994 contest"), a periodic edition or a stated
-# chronology could reconcile is no contradiction at all.
-# ("...; that did not happen in {y}." read as stilted in the forty-fourth and forty-ninth reviews)
-MUTUAL_EXCLUSION = (
-    "{B}, and not in {y}.",
-    "{B}, not in {y}.",
-)
+# Two flat statements in the passage's own voice, no source named: the second says the event had not yet taken place
+# by the end of the year the first gives it, so the passage asserts the event in that year and denies it. One-time
+# dated facts only, with the dual-dates gates: an event that an added one ("He also won the 1994 contest"), a periodic
+# edition or a stated chronology could reconcile is no contradiction at all.
+# Earlier forms restated the sentence with another year and denied the stated one ("It opened on 2 April 1966, and
+# not in 1964."; before that "...; that did not happen in 1964."): read as stilted in the forty-fourth and
+# forty-ninth reviews, and as a mechanical copy of the sentence before it, or an erratum, by one annotator in every
+# review since (six of six items in the seventy-eighth).
 # after the date, only a short phrase saying where or by whom ("on 9 March 1873 by Bishop Okafor", "from Kourou")
 _PLACE_OR_AGENT = re.compile(r"(?:by|in|at|from|aboard|near|off|on|to|with|under|for)\b", re.I)
 _GOES_ON = re.compile(r"\b(?:and|or|but|which|who|where|when|while|after|before|as)\b|\d", re.I)
@@ -70,15 +70,16 @@ _PLANNED = re.compile(r"\b(?:scheduled|upcoming|set to|slated|expected|planned|w
 
 @lever(CO, tx.HIGH, "Mutual Exclusion Claim", NOISE)
 def mutual_exclusion(item: Item) -> Proposal:
-    """The dated event stated again with its year moved, and its stated year denied ("The bridge opened on
-    12 June 1933, and not in 1931." after "The bridge opened on 12 June 1931."); the restatement stops at the date
-    where a clause set off by a comma follows it."""
+    """The dated event denied for its whole stated year ("The bridge had not yet opened by the end of 1931." after
+    "The bridge opened on 12 June 1931."), built from the sentence restated up to its date (`not_yet`)."""
     item.need_anchor()
     if item.atype not in (at.DATE, at.YEAR):
         raise NotApplicable("the answer is not a date")
+    # a rival date is drawn only so that the restatement, and the gates that read it, take the shape they had when
+    # the statement gave the event another year: the denial itself names the stated year alone
     value = other_figure(item)
     year = YEAR_TOKEN.findall(item.anchor_text)[0]
-    template = item.rng.choice(MUTUAL_EXCLUSION).replace("{y}", year)
+    wording = item.rng.choice(WORDINGS)
 
     def gate(original: str, new: str) -> None:
         if YEAR_TOKEN.findall(original) != [year]:
@@ -128,10 +129,10 @@ def mutual_exclusion(item: Item) -> Proposal:
     return conflict(
         item,
         value,
-        template,
-        "Stated the event again in {v} and denied its stated year " + year + ".",
-        template,
+        "{S}",
+        f"Stated that the event had not yet taken place by the end of its stated year, {year}.",
         plain=True,
         gate=gate,
         core_only=True,
+        rewrite=lambda new: not_yet(new, value, year, wording),
     )

@@ -1,4 +1,4 @@
-"""Contradiction HIGH: the passage states the dated event again with its year moved and denies the stated year."""
+"""Contradiction HIGH: the passage says the dated event had not yet taken place by the end of its stated year."""
 
 from __future__ import annotations
 
@@ -30,12 +30,10 @@ def _added(out: dict) -> str:
     return out["perturbed_context"].split("The bridge opened on 12 June 1931. ")[1].split(" It carries")[0]
 
 
-def test_the_event_is_stated_again_in_another_year_and_its_stated_year_denied():
+def test_the_event_is_denied_for_the_whole_of_its_stated_year():
     out = _run()
     added = _added(out)
-    m = re.fullmatch(r"The bridge opened on 12 June (\d{4})(?:, and not in 1931|, not in 1931)\.", added)
-    assert m, added
-    assert 1 <= abs(int(m.group(1)) - 1931) <= 3 and m.group(1) != "1987"
+    assert re.fullmatch(r"The bridge had (?:not yet|still not) opened by the end of 1931\.", added), added
     assert out["perturbed_query"] == BRIDGE["query"]
     assert out["lever_selected"] == LEVER
 
@@ -44,7 +42,7 @@ def test_both_wordings_occur_over_items():
     seen = set()
     for k in range(12):
         added = _added(_run(source_id=f"bridge-{k}"))
-        seen.add("and not in" in added)
+        seen.add("not yet" in added)
     assert seen == {True, False}
 
 
@@ -98,17 +96,15 @@ def test_a_clause_after_the_date_is_left_out_of_the_restatement():
     sentence = "The bridge opened on 12 June 1931, two months behind schedule."
     out = _run(context=BRIDGE["context"].replace("The bridge opened on 12 June 1931.", sentence))
     added = _added_after(out, sentence)
-    assert re.fullmatch(r"The bridge opened on 12 June \d{4}(?:, and not in 1931|, not in 1931)\.", added)
+    assert re.fullmatch(r"The bridge had (?:not yet|still not) opened by the end of 1931\.", added), added
 
 
-def test_a_short_phrase_of_place_or_agent_after_the_date_stays():
+def test_a_phrase_of_place_or_agent_is_left_out_of_the_denial():
+    # a denial that says less is stronger: not opened at all still contradicts "opened ... by the Duke of Kent"
     sentence = "The bridge was opened on 12 June 1931 by the Duke of Kent."
     out = _run(context=BRIDGE["context"].replace("The bridge opened on 12 June 1931.", sentence))
     added = _added_after(out, sentence)
-    assert re.fullmatch(
-        r"The bridge was opened on 12 June \d{4} by the Duke of Kent(?:, and not in 1931|, not in 1931)\.",
-        added,
-    ), added
+    assert re.fullmatch(r"The bridge had (?:not yet|still not) been opened by the end of 1931\.", added), added
 
 
 @pytest.mark.parametrize(
@@ -128,7 +124,7 @@ def test_a_pronoun_subject_is_restated_right_after_its_antecedent():
     sentence = "It opened on 12 June 1931."
     out = _run(context=BRIDGE["context"].replace("The bridge opened on 12 June 1931.", sentence))
     added = _added_after(out, sentence)
-    assert re.fullmatch(r"It opened on 12 June \d{4}(?:, and not in 1931|, not in 1931)\.", added)
+    assert re.fullmatch(r"It had (?:not yet|still not) opened by the end of 1931\.", added), added
 
 
 def _multi(context: str) -> dict:
@@ -149,8 +145,8 @@ def test_multi_passage_the_statement_replaces_one_noise_passage():
     out = _multi(BRIDGE["context"])
     passages = out["perturbed_passages"]
     assert passages[0] == BRIDGE["context"]
-    changed = [p for p in passages[1:] if p.startswith("The bridge opened on 12 June")]
-    assert len(changed) == 1 and "1931" in changed[0]
+    changed = [p for p in passages[1:] if p.startswith("The bridge had")]
+    assert len(changed) == 1 and changed[0].endswith("opened by the end of 1931.")
 
 
 def test_multi_passage_a_pronoun_subject_is_declined():

@@ -35,7 +35,7 @@ def test_the_date_clash_declines_where_an_aside_comes_before_the_date():
         tx.HIGH,
         "Mutual Exclusion Claim",
     )["perturbed_context"]
-    assert "not in 1856." in out
+    assert "by the end of 1856." in out
 
 
 SINGER = {
@@ -81,4 +81,4 @@ def test_the_date_clash_keeps_a_list_of_places_before_the_date():
     sentence = "The first lights were shown in Malin Head, Donegal and Fanad Head, Donegal in 1856."
     row = dict(LIGHTHOUSE, context=LIGHTHOUSE["context"].format(sentence=sentence))
     out = _run(row, tx.CONTRADICTION, tx.HIGH, "Mutual Exclusion Claim")["perturbed_context"]
-    assert "not in 1856." in out
+    assert "by the end of 1856." in out

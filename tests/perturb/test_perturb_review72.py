@@ -25,4 +25,4 @@ def test_mutual_exclusion_denies_no_year_of_what_a_person_is_known_for():
     # R020: "He is best known for leading the ... Survey in 1984, and not in 1986." repeats a description
     with pytest.raises(NotApplicable):
         _denied("He is best known for leading")
-    assert "not in 1986" in _denied("He led")["perturbed_context"]
+    assert "by the end of 1986" in _denied("He led")["perturbed_context"]

@@ -72,7 +72,7 @@ def test_mutual_exclusion_opens_on_no_pronoun_that_could_point_to_another_thing(
     for tail in ("", ", and the regiment is now remembered by the town"):
         row["context"] = REGIMENT.format(tail=tail)
         context = _generate(row, tx.CONTRADICTION, tx.HIGH, "Mutual Exclusion Claim")["perturbed_context"]
-        assert "not in 1921." in context
+        assert "by the end of 1921." in context
 
 
 PAGODA = (
