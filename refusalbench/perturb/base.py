@@ -45,7 +45,7 @@ class NotApplicable(ValueError):
 # a sentence opening on a participle phrase set off by a comma ("Used from ..., it contains", "Built in 1890, the
 # hall ..."), before its subject
 _PARTICIPLE_OPENER = re.compile(
-    rf"^[\"'“‘]?(?!(?:During|Following|Seven|Eleven|Often|Even|Then|When)\b)(?:[A-Z][a-z]+(?:ed|en|ing)|"
+    rf"^[\"'“‘]?(?!(?:During|Following)\b)(?:[A-Z][a-z]*(?:ed|ing)|"
     rf"{IRREGULAR_PARTICIPLES.title()})\b[^,.;]*,\s"
 )
 

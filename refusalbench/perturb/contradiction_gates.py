@@ -198,7 +198,8 @@ _LISTED_PARTS = re.compile(
 def count_unsettled(item: Item, original: str, new: str, value: str) -> None:
     """A rival count is not settled by the passage: the answer sentence counts no parts of the counted thing, and
     no other sentence names it (there it may be listed: "The films are subtitled ...", "the first and second
-    levels")."""
+    levels"), and it is not the stated count plus or minus another figure there (`not_the_difference`)."""
+    not_the_difference(item, value)
     rest = new.replace(value, " ")
     words = counted_words(new, value)
     if not words:
@@ -228,6 +229,22 @@ def count_unsettled(item: Item, original: str, new: str, value: str) -> None:
         hit = [w for w in re.findall(r"[A-Za-z][\w'-]*", s) if _stem(w) in stems]
         if hit:
             raise NotApplicable(f"another sentence names the counted '{hit[0]}' and may settle the count")
+
+
+def not_the_difference(item: Item, value: str) -> None:
+    """The rival count is not the stated one less or more a part the passage counts of it: "has six platforms, two
+    of which are used only by terminating trains" reconciles a rival "four" (the seventy-eighth review's R060)."""
+    mine, rival = at.parse_number(item.anchor), at.parse_number(value)
+    if mine is None or rival is None:
+        return
+    text = " ".join(item.passages)
+    words = "|".join(w for w in at.SINGLE_WORD_NUMBERS if at.NUMBER_WORDS[w] <= 100)
+    parts = rf"(?<![\d.,])(\d[\d,]*|{words})\s+of\s+(?:which|them|these|those|the)\b"
+    for m in re.finditer(parts, text, re.I):
+        raw = m.group(1).replace(",", "").lower()
+        other = float(raw) if raw.isdigit() else float(at.NUMBER_WORDS[raw])
+        if other and rival.magnitude in (mine.magnitude - other, mine.magnitude + other):
+            raise NotApplicable(f"the rival is the stated figure less or more a part the passage counts ({other:g})")
 
 
 def years_free(options: Sequence[int], old: int, item: Item) -> list[int]:

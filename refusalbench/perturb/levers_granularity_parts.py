@@ -23,6 +23,7 @@ from refusalbench import taxonomy as tx
 from refusalbench.perturb import answer_types as at
 from refusalbench.perturb.base import QUERY, Item, NotApplicable, Proposal, lever
 from refusalbench.perturb.levers_granularity import COORDINATES
+from refusalbench.perturb.subject import title_core
 from refusalbench.perturb.text import answer_pattern, as_question, question_body
 
 GR = tx.GRANULARITY
@@ -106,6 +107,12 @@ def member_of_the_group(item: Item, body: str) -> Proposal:
     makers = _MAKERS.search(passage)
     if makers:
         raise NotApplicable(f"the passage names the song's makers ({makers.group(0)!r}), a clue to its singer")
+    if re.search(rf"\b(?:his|her)\s+{noun}\b", passage, re.I):
+        # "Femi Adeyemo and his band": the leader the act is named after is the obvious singer (the seventy-eighth
+        # review's R062)
+        raise NotApplicable(f"the act is a person and 'his/her {noun}', whose leader is the obvious singer")
+    if item.title and title_core(item.title).casefold() == song.strip(" ?\"'").casefold():
+        song = f'"{title_core(item.title)}"'  # the title as the passage writes it, not the query's lower case
     verb = "sings" if m.group("verb").lower() in _PRESENT else "sang"
     return Proposal(
         as_question(f"which member of the {noun} {verb} the lead vocal on {song}"),
