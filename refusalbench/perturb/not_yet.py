@@ -36,6 +36,11 @@ _OBJECT_END = re.compile(
 )
 # verbs whose sense needs what follows them ("went on sale", "took place", "made his debut")
 _NEEDS_OBJECT = frozenset("went came got set ran broke fell stood rose took made gave put brought held turned".split())
+# verbs that say what the subject was made or named "as", whose sense the "as" phrase carries
+_NAMED_AS = re.compile(
+    r"listed|designated|named|cited|recogni[sz]ed|classified|inscribed|declared|registered|chosen|elected|appointed|"
+    r"crowned|ranked|described|regarded|considered|known|served|worked|joined|began|started|set|established|founded"
+)
 MAX_OBJECT_WORDS = 5
 WORDINGS = ("{subject} had not yet {vp} by the end of {year}.", "{subject} had still not {vp} by the end of {year}.")
 
@@ -60,7 +65,8 @@ def not_yet(sentence: str, value: str, year: str, wording: str = WORDINGS[0]) ->
     if "," in subject:
         # "Known for his heavy slapshot, he ...", "The silver trophy, made by ..., ...": an opening phrase or an aside
         raise NotApplicable("the subject carries a phrase set off by commas")
-    if re.match(r"\s*as\b", rest):
+    if re.match(r"\s*as\b", rest) and _NAMED_AS.fullmatch(verb):
+        # "released as a single" may go ("not released at all" still denies it); "listed as" may not
         raise NotApplicable("the verb takes 'as' ('was listed as a World Heritage Site'), which a denial would drop")
     obj = _OBJECT_END.split(" " + rest.strip(), maxsplit=1)[0].strip() if rest.strip() else ""
     if not obj and not passive and verb in _NEEDS_OBJECT:

@@ -26,6 +26,8 @@ from refusalbench.perturb.not_yet import WORDINGS, not_yet
          "She had not yet been awarded the Berthold Medal by the end of 2012."),
         ("It released its first feature film, The Magpie Bridge, in 1999.", "1999", "2002",
          "It had not yet released its first feature film by the end of 2002."),
+        ("It was released as the lead single from the album in March 2003.", "March 2003", "2003",
+         "It had not yet been released by the end of 2003."),
     ],
 )  # fmt: skip
 def test_the_event_is_denied_for_its_whole_year(sentence, value, year, denial):
