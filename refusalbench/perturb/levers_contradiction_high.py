@@ -116,9 +116,9 @@ def mutual_exclusion(item: Item) -> Proposal:
         after = original[at + len(item.anchor_text) :] if at >= 0 else ""
         clause = _SECOND_CLAUSE.search(after)
         if _PRONOUN_SUBJECT.match(new) and clause and _NEW_THING.search(after, clause.end()):
-            # "It was disbanded in 1921, and its members were transferred to a newly formed mounted rifles unit.
-            # It was disbanded in 1924, not in 1921.": the second "It" can be that unit (the seventy-seventh
-            # review's R038)
+            # "It was disbanded in 1921, and its members were transferred to a newly formed mounted rifles unit."
+            # then "It ...": the second "It" can be that unit (the seventy-seventh review's R038, in the lever's
+            # earlier form "It was disbanded in 1924, not in 1921.")
             raise NotApplicable(
                 "the answer sentence names another thing after the date, which a pronoun opening the restatement "
                 "could point to"

@@ -192,6 +192,10 @@ _LEADING_PREPOSITION = re.compile(r"^(?:by|on|at|since|from|until|before|after|a
 
 
 _DECADE = re.compile(r"\b(?:1[0-9]|20)\d0s\b|['’]\d0s\b")
+_JUBILEE = re.compile(
+    r"\b(?:centennial|centenary|bicentennial|bicentenary|sesquicentennial|tercentenary|jubilee|anniversary)\b", re.I
+)
+_TIME_OF_DAY = re.compile(r"\b(?:morning|afternoon|evening|night|dawn|dusk|noon|midnight)\s+of\s*$", re.I)
 _SCHEDULED = re.compile(r"\b(?:scheduled|upcoming|set to|slated|expected|planned|will be|due to)\b[^.]*$", re.I)
 
 
@@ -206,12 +210,18 @@ def _temporal_slot_ok(item: Item) -> None:
         decade = _DECADE.search(item.passages[i])
         if decade:  # "parody four of the most popular comics of the early 1980s": the decade narrows the century
             raise NotApplicable(f"the passage states a decade ({decade.group(0)!r}) that narrows the coarser value")
+        jubilee = _JUBILEE.search(item.passages[i])
+        if jubilee:  # "to mark Canada's centennial" gives 1967 back (the eightieth review's R099)
+            raise NotApplicable(f"the passage marks an anniversary ({jubilee.group(0)!r}) that gives the year back")
         for a in item.answers:
             pat = answer_pattern(a)
             for m in pat.finditer(item.passages[i]) if pat else ():
                 before = item.passages[i][: m.start()].rstrip()
                 if before.endswith("(") or item.passages[i][m.end() :].lstrip().startswith(")"):
                     raise NotApplicable("the answer is a bracketed year after a name ('Philosopher's Stone (2001)')")
+                if _TIME_OF_DAY.search(before):
+                    # "on the evening of the 1980s" (the eightieth review's R030)
+                    raise NotApplicable("the date follows a time of day ('the evening of'), which a decade cannot")
                 if _SCHEDULED.search(before[-60:]):
                     raise NotApplicable("a scheduled date ('scheduled for release in the 2010s') reads unnaturally")
                 if _LEADING_PREPOSITION.match(a) or not before or before.endswith((".", "!", "?", '"', ":")):

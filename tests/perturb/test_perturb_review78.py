@@ -62,3 +62,34 @@ def test_a_rival_count_that_the_stated_parts_reconcile_is_declined():
         with pytest.raises(NotApplicable, match="part the passage counts"):
             clash(rival)
     assert "the station has eleven platforms." in clash(11)["perturbed_context"]
+
+
+# -- the eightieth review ---------------------------------------------------------------------------------------
+
+
+TORNADO = (
+    "The Mafra tornado struck the town of Mafra in Santa Catarina, Brazil, on the evening of 25 September 1984. "
+    "Travelling some 23 kilometres, it destroyed more than 400 houses."
+)
+FESTIVAL = (
+    "The Saint-Eloi Fiddle Festival is an annual folk music festival in Saint-Eloi, Quebec. It was first held in "
+    "1967, when local musicians organised a contest to mark Canada's centennial. It now draws about 8,000 visitors."
+)
+
+
+@pytest.mark.parametrize(
+    "query, answers, context, why",
+    [
+        # R030: "on the evening of the 1980s"
+        ("when did the tornado hit mafra", ["25 September 1984"], TORNADO, "time of day"),
+        # R099: "to mark Canada's centennial" gives 1967 back
+        ("when did the saint eloi fiddle festival start", ["1967"], FESTIVAL, "anniversary"),
+    ],
+)
+def test_coarsening_declines_a_time_of_day_and_an_anniversary(query, answers, context, why):
+    with pytest.raises(NotApplicable, match=why):
+        _generate(_row(query, answers, context), tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")
+    plain = context.replace("the evening of ", "").replace(" to mark Canada's centennial", "")
+    out = _generate(_row(query, answers, plain), tx.GRANULARITY, tx.MEDIUM, "Answer Stated One Level Coarser")
+    assert answers[0] not in out["perturbed_context"]
+    assert "the 1980s" in out["perturbed_context"] or "the 20th century" in out["perturbed_context"]
