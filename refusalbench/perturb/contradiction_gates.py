@@ -239,10 +239,9 @@ def not_the_difference(item: Item, value: str) -> None:
         return
     text = " ".join(item.passages)
     words = "|".join(w for w in at.SINGLE_WORD_NUMBERS if at.NUMBER_WORDS[w] <= 100)
-    parts = rf"(?<![\d.,])(\d[\d,]*|{words})\s+of\s+(?:which|them|these|those|the)\b"
+    parts = rf"(?<![\d.,])(\d(?:[\d,]*\d)?|{words})(?:(?<=\d),)?\s+of\s+(?:which|them|these|those|the)\b"
     for m in re.finditer(parts, text, re.I):
-        raw = m.group(1).replace(",", "").lower()
-        other = float(raw) if raw.isdigit() else float(at.NUMBER_WORDS[raw])
+        other = at.parse_number(m.group(1)).magnitude
         if other and rival.magnitude in (mine.magnitude - other, mine.magnitude + other):
             raise NotApplicable(f"the rival is the stated figure less or more a part the passage counts ({other:g})")
 
