@@ -122,8 +122,10 @@ def _scopes_a_superlative(passage: str, years: set[str]) -> bool:
 
 _OTHER_YEAR = re.compile(r"(?<![\d,.])(?:1[0-9]|20)\d\d(?![\d'’]?s\b)(?!\d)")
 _DAY_DATE = re.compile(rf"\b(?:{at.MONTH_NAMES})\s+\d{{1,2}}\b|\b\d{{1,2}}\s+(?:{at.MONTH_NAMES})\b")
+# "the following March", "the previous summer" count from the exact date too (the eighty-first review's K004, K017)
 _BACK_REFERENCE = re.compile(
-    r"\b(?:(?:the\s+)?(?:following|next|previous|preceding|same|prior)\s+(?:year|month|decade|season)|"
+    r"\b(?:(?:the\s+)?(?:following|next|previous|preceding|same|prior)\s+"
+    rf"(?:year|month|decade|season|spring|summer|autumn|fall|winter|{at.MONTH_NAMES})|"
     r"that\s+(?:year|month|decade)|(?:a|one|two|three|several|\w+)\s+(?:years?|months?|decades?)\s+"
     r"(?:later|earlier|after|before|prior)|(?:years?|months?|decades?)\s+later)\b",
     re.I,
@@ -319,11 +321,12 @@ _NOT_A_NAME = at.PLACE_WORDS | at.ORG_WORDS | {"in", "the", "of", "at", "on"}  #
 _PRECISE = "at exactly what latitude and longitude, to the nearest metre,"
 
 
-@lever(GR, tx.HIGH, "Metre-precise Coordinates of a Named Place", QUERY)
+@lever(GR, tx.MEDIUM, "Metre-precise Coordinates of a Named Place", QUERY)
 def coordinates_of_named_place(item: Item) -> Proposal:
     """ "At exactly what latitude and longitude, to the nearest metre, is ... located?" where the passage places
-    the answer only by name (a town, a stadium): a named place and a metre-precise position do not line up, and
-    nothing in the passage converts one into the other.
+    the answer only by name (a town, a stadium): the position asked lies several levels of precision below the
+    one the passage gives, and nothing in the passage narrows a name down to a point (MEDIUM: blind reviews read
+    a town against the metre as a finer scale of the same kind, not as categories that do not line up).
 
     Only for a question about one spot (a building or a venue, the site of one signing or sinking); declined for
     events spread over venues, fiction, films, origins, regions and towns (an area or a story's setting has no

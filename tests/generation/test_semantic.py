@@ -125,11 +125,11 @@ def test_frames_only_on_questions_they_suit():
     )
     assert "frame_unsuitable" in names(average)
     coordinates = "At exactly what latitude and longitude, to the nearest metre, {}?"
-    of_a_person = cand(tx.GRANULARITY, tx.HIGH, query=coordinates.format("did he design the bridge"))
+    of_a_person = cand(tx.GRANULARITY, tx.MEDIUM, query=coordinates.format("did he design the bridge"))
     assert "frame_unsuitable" in names(of_a_person)  # "who designed the bridge" places nothing
     of_a_place = cand(
         tx.GRANULARITY,
-        tx.HIGH,
+        tx.MEDIUM,
         original_query="where was the treaty signed",
         query=coordinates.format("was the treaty signed"),
         answers=["Paris"],

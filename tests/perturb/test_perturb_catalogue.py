@@ -39,8 +39,8 @@ def test_every_cell_but_the_declined_ones_has_implemented_catalogue_levers(cls, 
 # Granularity LOW has only our own "Year Asked of a Dated Event" (the base LOW levers ask at the very precision the
 # context states: the one tried, Inline Unit Conversion, was judged to have no mismatch at all, 0 of 18 valid in the
 # forty-eighth review). HIGH has the base "Global Average from Street Data" (the world's average of one instance's
-# count, since the seventieth review) beside our own "Metre-precise Coordinates of a Named Place"; MEDIUM the base
-# "Part-of-part Detail" beside our own "Answer Stated One Level Coarser".
+# count, since the seventieth review); MEDIUM the base "Part-of-part Detail" beside our own "Answer Stated One Level
+# Coarser" and "Metre-precise Coordinates of a Named Place" (HIGH until the eighty-first review).
 OWN_LEVERS_ONLY = {(tx.GRANULARITY, tx.LOW)}
 
 

@@ -161,7 +161,7 @@ def test_granularity_levels():
         gen(OPENING, tx.GRANULARITY, tx.LOW)
     med = gen(OPENING, tx.GRANULARITY, tx.MEDIUM)
     assert "released in the 1980s in cinemas" in med["perturbed_context"]
-    with pytest.raises(NotApplicable):  # the HIGH lever asks the coordinates of a place, not of a date
+    with pytest.raises(NotApplicable):  # the HIGH lever asks the world's average of a count, not of a date
         gen(OPENING, tx.GRANULARITY, tx.HIGH)
     with pytest.raises(NotApplicable):  # no "Broadly speaking, who ...?" on other questions
         gen(ROAD, tx.GRANULARITY, tx.LOW)

@@ -1,6 +1,6 @@
-"""Granularity HIGH, "Metre-precise Coordinates of a Named Place", and the MissingInfo LOW gate from the review
-that judged it (the twenty-third): a cut passage's trailing fragment whose only verb is its last word is not a
-sentence to delete."""
+"""Granularity MEDIUM, "Metre-precise Coordinates of a Named Place" (HIGH until the eighty-first review), and the
+MissingInfo LOW gate from the review that first judged it (the twenty-third): a cut passage's trailing fragment whose
+only verb is its last word is not a sentence to delete."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _row(query: str, answers: list[str], context: str = HARBOUR) -> dict:
     return {"source_id": "h", "query": query, "answers": answers, "title": "Harbour Accord", "context": context}
 
 
-def _generate(row: dict, cls: str = tx.GRANULARITY, intensity: str = tx.HIGH, lever: str | None = LEVER) -> dict:
+def _generate(row: dict, cls: str = tx.GRANULARITY, intensity: str = tx.MEDIUM, lever: str | None = LEVER) -> dict:
     return generate_programmatic(row, cls, intensity, 0, DistractorPool.from_base([row]), lever=lever)
 
 
@@ -72,12 +72,22 @@ def test_answers_naming_one_place_in_several_forms_are_one_place():
         _generate(rivals)
 
 
+def test_the_lever_is_a_medium_one():
+    """Blind reviews read a named place against a point to the metre as a gap of several levels of the same kind
+    (MEDIUM), not as categories that do not line up (HIGH); 24 of its 41 HIGH items over twelve reviews were
+    judged valid at HIGH."""
+    row = _row("where was the harbour accord signed", ["Porthwen"])
+    assert _generate(row)["lever_selected"] == LEVER
+    with pytest.raises(NotApplicable, match="no programmatic implementation"):
+        _generate(row, intensity=tx.HIGH)
+
+
 def test_multi_passage_items_are_declined():
     row = _row("where was the harbour accord signed", ["Porthwen"])
     row.update(passages=[HARBOUR, "The river ports trade in wool."], signal_indices=[0], noise_indices=[1])
     del row["context"]
     with pytest.raises(NotApplicable):
-        generate_programmatic(row, tx.GRANULARITY, tx.HIGH, 0, DistractorPool.from_base([row]), multi_passage=True)
+        generate_programmatic(row, tx.GRANULARITY, tx.MEDIUM, 0, DistractorPool.from_base([row]), multi_passage=True)
 
 
 def test_missing_info_low_never_deletes_a_trailing_fragment():
@@ -115,7 +125,7 @@ def test_a_works_setting_is_no_spot_even_when_the_work_is_a_play():
         "single act, it is set in a boarding house in Buenos Aires, where five lodgers wait through a night of curfew.",
     )
     with pytest.raises(NotApplicable):
-        _generate(row, tx.GRANULARITY, tx.HIGH, LEVER)
+        _generate(row, tx.GRANULARITY, tx.MEDIUM, LEVER)
 
 
 def test_no_single_spot_for_a_field():
