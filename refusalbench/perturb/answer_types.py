@@ -38,6 +38,11 @@ MONTHS = (
 )
 # the capitalised names as a regex alternation ("January|February|..."), for date patterns in passages
 MONTH_NAMES = "|".join(m.capitalize() for m in MONTHS)
+# words that date an event by counting years from another, as a regex alternation ("to mark Canada's centennial",
+# "the company's 50th anniversary"): with one year they give the other back
+ANNIVERSARY_WORDS = (
+    "anniversary|centenary|centennial|bicentenary|bicentennial|sesquicentennial|tercentenary|millennium|jubilee"
+)
 _MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
 _MONTH_RE = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"

@@ -308,7 +308,7 @@ def same_time_frame(new: str, year: str) -> None:
 # an anniversary, an age or a span of years: with another year of the passage, arithmetic that dates the answer
 # ("as part of the celebrations of the millennium of the Hungarian state" gives 1896 back)
 _YEAR_ARITHMETIC = re.compile(
-    r"\banniversary\b|\b(?:centenary|centennial|bicentenary|bicentennial|tercentenary|millennium|jubilee)\b"
+    rf"\b(?:{at.ANNIVERSARY_WORDS})\b"
     r"|\bat the age of\b|\baged\s+\d+|\b\d+\s+years?\s+(?:later|after|earlier|before|old)\b"
     r"|\b(?:a|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|decades?)\s+(?:later|after|earlier|before)\b",
     re.I,

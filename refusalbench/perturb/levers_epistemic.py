@@ -174,7 +174,8 @@ def quality_ranking(item: Item) -> Proposal:
 
 
 _LABEL = re.compile(
-    r"\b(?:is|was|became|remains|are|were) (?:a|an|the) (?:[\w-]+ ){0,2}?(?P<label>major|popular|famous|"
+    # "popular music" is a genre, not a judgement ("a Brazilian popular music song": the eighty-second review's R100)
+    r"\b(?:is|was|became|remains|are|were) (?:a|an|the) (?:[\w-]+ ){0,2}?(?P<label>major|popular(?! music)|famous|"
     r"successful|acclaimed|influential|best-selling|landmark|classic|iconic|prominent|leading|notable|well-known|"
     r"best-known|celebrated|renowned|award-winning|hit|important|significant|controversial|beloved|legendary)"
     r"(?P<rest>(?: [a-z][\w-]*){1,3})"

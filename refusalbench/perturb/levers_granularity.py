@@ -194,9 +194,7 @@ _LEADING_PREPOSITION = re.compile(r"^(?:by|on|at|since|from|until|before|after|a
 
 
 _DECADE = re.compile(r"\b(?:1[0-9]|20)\d0s\b|['’]\d0s\b")
-_JUBILEE = re.compile(
-    r"\b(?:centennial|centenary|bicentennial|bicentenary|sesquicentennial|tercentenary|jubilee|anniversary)\b", re.I
-)
+_JUBILEE = re.compile(rf"\b(?:{at.ANNIVERSARY_WORDS})\b", re.I)
 _TIME_OF_DAY = re.compile(r"\b(?:morning|afternoon|evening|night|dawn|dusk|noon|midnight)\s+of\s*$", re.I)
 _SCHEDULED = re.compile(r"\b(?:scheduled|upcoming|set to|slated|expected|planned|will be|due to)\b[^.]*$", re.I)
 

@@ -45,13 +45,22 @@ _NOUN_BEFORE_NAME = re.compile(r"^the\s+(?P<noun>[a-z]+)\s+[A-Z\"]")
 
 # the lead of a person's article: "Amara Osei (born 5 May 1992) is ...", "Jan Veld (1901–1980) was ..."
 _PERSON_LEAD = re.compile(r"^[^(.]{3,80}\((?:born\b|[^)]*\d{3,4}\s*[-–—]\s*\d{3,4})")
+# a name that ends on what it names is a place or a building, not a title to quote ("Carn Dubh Lighthouse": the
+# eighty-second review's R085)
+_STRUCTURE_NAME = re.compile(
+    r"\b(?:lighthouse|bridge|tower|castle|palace|cathedral|church|chapel|abbey|temple|mosque|museum|gallery|station|"
+    r"stadium|arena|hall|house|dam|tunnel|canal|airport|harbour|harbor|pier|hospital|school|university|college|"
+    r"library|theatre|theater|park|gardens?|square|building|centre|center|hotel|mill|fort|monument|memorial)$",
+    re.I,
+)
 
 
 def _agent_object(item: Item, rest: str) -> str:
-    """The object of the person's act, written as English: the passage's title quoted and in its capitals ("sang
-    the song should have been a cowboy" gave a garbled question); NotApplicable when the rest of the question
-    holds a word the passage writes in more than one way (or never), a second clause, or more than the act and its
-    object. Other words take the passage's capitals ("plays lindsay denton" → "plays Lindsay Denton")."""
+    """The object of the person's act, written as English: the passage's title in its capitals, quoted unless it
+    names a building ("sang the song should have been a cowboy" gave a garbled question); NotApplicable when the rest
+    of the question holds a word the passage writes in more than one way (or never), a second clause, or more than
+    the act and its object. Other words take the passage's capitals ("plays lindsay denton" → "plays Lindsay
+    Denton")."""
     verb, _, obj = rest.partition(" ")
     if verb.lower() not in PERSON_VERBS:
         raise NotApplicable(f"'{verb}' is not an act that needs a person")
@@ -64,6 +73,9 @@ def _agent_object(item: Item, rest: str) -> str:
     core = title_core(item.title) if item.title else ""
     person = bool(_PERSON_LEAD.match(item.passages[0]))  # a person's name is no title to quote (fifty-seventh, R042)
     if core and bare.casefold().strip(" ?") == core.casefold() and not item.multi and not person:
+        subject = work_subject(item.passages[0], item.title)
+        if not kind and _STRUCTURE_NAME.search(core) and (subject is None or subject.kind in BUILT):
+            return f"{verb} {core}"
         return f'{verb} {obj[: kind.end()] if kind else ""}"{core}"'
     if kind:
         # "wrote the book a winter in kharkov" of "A Winter in Kharkiv": a title the passage does not give as the
