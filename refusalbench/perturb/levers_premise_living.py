@@ -82,7 +82,12 @@ _FELL_SHORT = re.compile(
 )
 
 
-_PHRASE_STOPS = frozenset("and or a an the its his her their our this that".split())
+# words that end the noun phrase before the role: articles, possessives, verbs and prepositions ("who has been
+# director of ..." gave "a has been director": the eighty-third review's R046)
+_PHRASE_STOPS = frozenset(
+    "and or a an the its his her their our this that who which whose has have had been is was were be being "
+    "became become becomes remained remains served serves worked works as of in at for by to from with on".split()
+)
 
 
 def role_noun(role: str) -> str | None:

@@ -34,8 +34,12 @@ _OBJECT_END = re.compile(
     r"\s(?:at|in|on|off|from|to|by|with|for|during|near|under|as|after|before|into|onto|aboard|across|through|via|"
     r"between|against|within|outside|inside|over|around|following|and|or|but|while|when)\b|,"
 )
-# verbs whose sense needs what follows them ("went on sale", "took place", "made his debut")
-_NEEDS_OBJECT = frozenset("went came got set ran broke fell stood rose took made gave put brought held turned".split())
+# verbs whose sense needs what follows them ("went on sale", "took place", "made his debut", "led to its closure": the
+# eighty-third review's R077)
+_NEEDS_OBJECT = frozenset(
+    "went came got set ran broke fell stood rose took made gave put brought held turned led resulted contributed "
+    "amounted belonged referred pointed".split()
+)
 # verbs that say what the subject was made or named "as", whose sense the "as" phrase carries
 _NAMED_AS = re.compile(
     r"listed|designated|named|cited|recogni[sz]ed|classified|inscribed|declared|registered|chosen|elected|appointed|"
