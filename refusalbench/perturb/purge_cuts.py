@@ -144,9 +144,10 @@ _DETERMINER = re.compile(r"\b(?:the|a|an|their|his|her|its)\b(?=\s+[a-z])", re.I
 def kept_second_predicate(sentence: str, names: Callable[[str], bool]) -> str | None:
     """`sentence` with its first predicate cut, where that alone names what `names` finds and a second predicate of
     the same short subject follows ("It premiered on Telemar on 2 October 2020 and consists of eight episodes." keeps
-    "It consists of eight episodes."). None otherwise, where the second predicate is under three words, or where
+    "It consists of eight episodes."). None otherwise, where the second predicate is under three words, where
     after a first "was ..." it opens on anything but an auxiliary ("was created ... and patented in 2004" shares the
-    "was", which the cut would take)."""
+    "was", which the cut would take), or where its first determiner is "its" or "their" and the cut names a thing
+    that could be what it points to ("... on their album Prairie Fire and was released as its lead single")."""
     m = _answer_only_in_cut(_TWO_PREDICATES, sentence, names, 3)
     if not m or m.group("first") in _AUXILIARIES and m.group("second") not in _AUXILIARIES:
         return None
