@@ -15,6 +15,7 @@ import typing
 from pathlib import Path
 from typing import Any, Optional
 
+from refusalbench import termination
 from refusalbench.config import RefusalBenchConfig
 from refusalbench.errors import UserError
 from refusalbench.paths import CONF_DIR
@@ -174,6 +175,8 @@ def command_line_overrides(argv: list[str]) -> Optional[list[str]]:
 
     try:
         args, _ = get_args_parser().parse_known_args(argv)
+    except termination.Terminated:
+        raise
     except SystemExit:
         return None
     return list(args.overrides or [])

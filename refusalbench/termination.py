@@ -20,8 +20,10 @@ EXIT_CODE = 128 + signal.SIGTERM  # the shell's convention for "ended by SIGTERM
 _cleanups: list[Callable[[], None]] = []
 
 
-class Terminated(BaseException):
-    """The process received SIGTERM (a BaseException, so `except Exception` blocks let it through)."""
+class Terminated(SystemExit):
+    """The process received SIGTERM. A SystemExit, so `except Exception` blocks let it through and asyncio re-raises
+    it from a callback or a task step: the signal handler runs wherever the main thread is, and asyncio logs and
+    swallows any other BaseException raised inside a callback, which left the run going with SIGTERM ignored."""
 
 
 def _raise_terminated(signum: int, _frame: object) -> None:
