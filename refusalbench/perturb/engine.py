@@ -27,6 +27,7 @@ from refusalbench.perturb import (  # noqa: F401 - importing the modules registe
     levers_contradiction_high,
     levers_epistemic,
     levers_granularity,
+    levers_granularity_member,
     levers_granularity_parts,
     levers_granularity_world,
     levers_missing,

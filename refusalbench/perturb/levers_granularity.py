@@ -3,8 +3,10 @@
 MEDIUM states the answer several levels coarser than the query asks (an exact date as its decade, a
 year as its century), the query sharpened to ask for the exact value ("On exactly what date ...").
 LOW asks for the year of an event the passage dates to the month or day, only where a gold answer is that
-year. In blind review "Roughly how many ...?" of an exact figure (LOW) made a nominal gap (4 of 7
-borderline), and "In what year ...?" of a full-date gold answer expected a reply that is only part of it.
+year (and, in `levers_granularity_member`, the catalogue's "Superclass Trait Made Explicit": the author of a series
+asked of one book the passage names as its member). In blind review "Roughly how many ...?" of an exact figure
+(LOW) made a nominal gap (4 of 7 borderline), and "In what year ...?" of a full-date gold answer expected a reply
+that is only part of it.
 The catalogue's "Inline Unit Conversion" ("How tall is ..., in feet?" of a passage giving "1,149 feet (350 m)") was
 tried at LOW and withdrawn: the query asks at the precision the passage states, so no mismatch is there (0 of 18
 valid in the forty-eighth review). HIGH asks the metre-precise coordinates of one spot the passage places only by

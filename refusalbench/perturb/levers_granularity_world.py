@@ -80,7 +80,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _FOREIGN_KIND_WORDS = frozenset({"hopital", "palacio", "teatro"})
 
 
-def _names_the_subject(subject: str, name: str) -> bool:
+def names_the_subject(subject: str, name: str) -> bool:
     """True when the question's subject carries every distinctive word of the passage's name for it (accents and
     hyphens aside: "sainte valerie hospital" of "Hôpital Sainte-Valérie" needs "sainte" and "valerie")."""
     asked = set(_WORD.findall(folded(subject)))
@@ -125,7 +125,7 @@ def world_average_of_one(item: Item) -> Proposal:
         raise NotApplicable("the answer is not a count")
     item.need_anchor()
     name, kind = _kind(item)
-    if not _names_the_subject(m.group("subject"), name):
+    if not names_the_subject(m.group("subject"), name):
         raise NotApplicable("the question's subject is not the passage's subject")
     noun = m.group("noun").lower()
     if kind in noun or any(kind in folded(a) for a in item.answers):
