@@ -64,6 +64,14 @@ _NOT_A_WORK = re.compile(
     re.I,
 )
 
+# a "series" the opening sentence ties to books and never to the screen
+_WRITTEN = re.compile(r"\b(?:novels?|books?|volumes|novelist|author|poet|illustrat\w+|published|publisher)\b", re.I)
+_SCREEN = re.compile(
+    r"\b(?:television|TV|aired|airs|broadcast|premiered|network|episodes?|seasons?|streaming|drama|sitcom|comedy|"
+    r"soap|anime|miniseries|web)\b",
+    re.I,
+)
+
 
 @dataclass(frozen=True)
 class Subject:
@@ -101,6 +109,8 @@ def work_subject(passage: str, title: Optional[str]) -> Optional[Subject]:
     kind, field = KINDS[m.group("kind").lower()]
     if field == "television" and _OTHER_MEDIUM.search(m.group("mods")):
         return None  # "a children's book series": not television, whatever the kind word
+    if field == "television" and _WRITTEN.search(sentences[0]) and not _SCREEN.search(sentences[0]):
+        return None  # "a fantasy series by the Spanish author ...": a series of books (the eighty-fifth review)
     year = int(m.group("year")) if m.group("year") else None
     return Subject(name, kind, field, year, sentences[0])
 
