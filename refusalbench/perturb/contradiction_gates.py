@@ -218,6 +218,11 @@ def count_unsettled(item: Item, original: str, new: str, value: str) -> None:
     if listed:
         # "four astronauts, a commander ... and three paying participants": the parts listed after the count
         raise NotApplicable(f"the count is followed by its parts ({listed.group(0).strip()!r}) that settle it")
+    stated_count = at.parse_number(item.anchor)
+    if stated_count is not None and _named_members(tail) == stated_count.magnitude:
+        # "six teams, in Kagoshima, Kumamoto, Miyazaki, Ōita, Saga and Nagasaki": the members named after the count
+        # count it again (the eighty-sixth review's R037); "20 factories in Japan, Thailand, China and Mexico" does not
+        raise NotApplicable("the count is followed by a list of its members, which settles it")
     counts = [m.group(0) for m in _ELLIPTICAL_COUNT.finditer(rest) if m.group(1).lower() != "one"]
     if len(counts) >= 2:
         # "eleven judges, three appointed by the duke, three elected by the diet and a president chosen by the other
@@ -229,6 +234,16 @@ def count_unsettled(item: Item, original: str, new: str, value: str) -> None:
         hit = [w for w in re.findall(r"[A-Za-z][\w'-]*", s) if _stem(w) in stems]
         if hit:
             raise NotApplicable(f"another sentence names the counted '{hit[0]}' and may settle the count")
+
+
+def _named_members(tail: str) -> int:
+    """How many names a list right after a count gives ("teams, in Kagoshima, Kumamoto, ... and Nagasaki": 6)."""
+    clause = re.split(r"[.;]", tail, maxsplit=1)[0]
+    if "," not in clause:
+        return 0
+    items = re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", clause.split(",", 1)[1])
+    names = [re.sub(r"^(?:in|at|from|on|including|namely)\s+", "", i.strip()) for i in items]
+    return sum(1 for n in names if n[:1].isupper() and len(n.split()) <= 4)
 
 
 def not_the_difference(item: Item, value: str) -> None:

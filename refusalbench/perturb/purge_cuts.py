@@ -110,6 +110,11 @@ def trimmed_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
         return None  # or "co-written and recorded by ...": the first participle shares the cut "by ..."
     if _OPENER.match(m.group("keep")) and "," not in m.group("keep"):
         return None  # "Unlike most forais of the period, which ..., it was drafted in ...": the main clause is cut
+    keep = m.group("keep")
+    if m.group("and") and keep.endswith(",") and _LIST_PREDICATE.search(keep[:-1]):
+        # "They cover some 3,200 square kilometres, reach 2,640 metres at Mount Bifang, and are home to ...": the last
+        # of a list of predicates; the rest would lose its "and" (the eighty-sixth review's R102)
+        return None
     return m.group("keep") + m.group("end")
 
 
@@ -120,6 +125,12 @@ _OPENER = re.compile(
 )
 
 
+# the last comma-separated part of what is kept, a predicate with no subject of its own ("..., reach 2,640 metres at
+# Mount Bifang"), not a clause ("Named after ..., she was built ...") nor a place ("in Berne, Lower Saxony")
+_LIST_PREDICATE = re.compile(
+    r",\s+(?!(?:she|he|it|they|we|you|i|which|who|whom|whose|where|when|while|and|but|or|the|a|an|its|his|her|their|"
+    r"this|that|these|those|there|then)\b)[a-z][\w'-]*\b(?:[^,]|,(?=\d))*$"
+)
 _PARTICIPLE_END = re.compile(r"\b[\w-]+(?:ed|en|wn|tten|ung|ade)$")
 # "<clause naming the answer>, and the mineral's crystal structure was determined in 1967.": a closing clause with a
 # subject of its own ("the ..." and a finite verb within six words), nothing pointing back to the cut clause
