@@ -10,7 +10,7 @@ specificity, bridged by an easy inference, and the gold answer stays right.
 The trait must pass to every member, so the lever keeps to authorship (and illustration) of a series, trilogy,
 sequence, cycle or single-author collection whose opening sentence credits one person with it, and declines any
 passage that lets another hand into a part of the work (a co-writer, a continuation after the author's death, an
-editor, contributors, a translator, a pen name) or credits the named member to anyone. The member must be named
+editor, contributors, a pen name) or credits the named member to anyone. The member must be named
 by the passage itself ("The first book, The Drowned Crown, ...", "beginning with Salt Road (1994)", "consisting of
 The Thorn Gate (1993), ..."), so the membership is the passage's, not the question's.
 """
@@ -112,7 +112,7 @@ def _credited(rest: str, role: str, answers: list[str]) -> str:
     return named[0]
 
 
-def _member(passage: str, name: str, answers: list[str], credited: str) -> str:
+def _member(passage: str, sentences: list[str], name: str, answers: list[str], credited: str) -> str:
     """The first member the passage names ("The Drowned Crown"), none that is the series or an answer.
 
     Declined where the sentence naming it names the credited person too ("Felber's illustrations won a medal for the
@@ -130,7 +130,7 @@ def _member(passage: str, name: str, answers: list[str], credited: str) -> str:
             if _OWN_CREDIT.search(tail):
                 raise NotApplicable(f"the passage credits its member {title!r} on its own")
             # the opening sentence's credit is the series' ("by ... Zaremba, comprising Stacja Hel (1974), ...")
-            sentence = next((t for t in split_sentences(passage)[1:] if m.group("m") in t), "")
+            sentence = next((t for t in sentences[1:] if m.group("m") in t), "")
             if re.search(rf"\b{re.escape(surname)}\b", sentence):
                 raise NotApplicable(f"the sentence naming {title!r} names {credited!r} too: nothing to infer")
             opened = m.group("open")
@@ -163,10 +163,9 @@ def author_of_a_named_member(item: Item) -> Proposal:
     if other:
         raise NotApplicable(f"the passage lets another hand into the work ({other.group(0)!r})")
     credited = _credited(opening.group("rest"), role, item.answers)
-    member = _member(passage, name, item.answers, credited)
-    verb = "illustrated" if role == "illustrated" else "wrote"
+    member = _member(passage, sentences, name, item.answers, credited)
     return Proposal(
-        as_question(f"who {verb} {member}"),
+        as_question(f"who {role} {member}"),
         list(item.passages),
-        f"Asked who {verb} one book the passage names as part of a series it credits to one person.",
+        f"Asked who {role} one book the passage names as part of a series it credits to one person.",
     )

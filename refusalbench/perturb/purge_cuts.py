@@ -115,7 +115,7 @@ def trimmed_clause(sentence: str, names: Callable[[str], bool]) -> str | None:
         # "They cover some 3,200 square kilometres, reach 2,640 metres at Mount Bifang, and are home to ...": the last
         # of a list of predicates; the rest would lose its "and" (the eighty-sixth review's R102)
         return None
-    return m.group("keep") + m.group("end")
+    return keep + m.group("end")
 
 
 # a phrase that opens a sentence before its main clause (the fifty-fourth review's R010)
